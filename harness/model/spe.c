@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SPE unit + hypervisor model.  Plain C, no kernel types.
+ *
+ * State is the unit's view of the registers.  With the visibility switch
+ * on, a direct write is queued and reaches the unit only at the next
+ * context synchronisation event (an ISB, exception entry or return; R82,
+ * R83, R92).  Writes queued in one window may reach the unit in any order
+ * (R83); the model picks the order that hurts most: PMBLIMITR writes that
+ * set E first, writes that clear E last.  Whether a PMB* write is ignored
+ * is decided when it reaches the unit (R99, R100, R109).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_bits.h"
+#include "sysreg-defs.h"
+#include "spe-sysreg.h"
+#include "spe.h"
+
+struct spe_model spe;
+
+struct spe_pending {
+	enum spe_reg reg;
+	uint64_t val;
+	const char *fn;
+	int line;
+};
+
+struct spe_cpu {
+	uint64_t r[SPE_NR_REGS];
+	struct spe_pending pend[64];
+	int npend;
+	bool enabled;		/* ProfilingBufferEnabled() at last evaluation */
+	bool inflight;
+	uint64_t inflight_seq;
+	int inflight_delay;
+	uint16_t max_buff;
+	bool refuse_next;
+	bool fault_armed;
+	enum spe_fault fault_kind;
+	int fault_after, fault_byte;
+	bool gap_open;
+	uint64_t full_at;
+	/* last direct write to PMBPTR, for reports */
+	const char *ptr_fn;
+	int ptr_line;
+};
+
+static struct spe_cpu cpus[SPE_MAX_CPUS];
+static uint64_t next_seq;
+
+#define MAX_REGIONS 16
+static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
+
+/* PMSIDR.MaxSize = 6: records are at most 64 bytes (R43, M1) */
+#define MODEL_MAXSIZE_LOG2	6
+#define MODEL_MAX_RECORD	(1u << MODEL_MAXSIZE_LOG2)
+
+static const char *const reg_names[SPE_NR_REGS] = {
+	[SPE_PMSCR] = "PMSCR_EL1", [SPE_PMSNEVFR] = "PMSNEVFR_EL1",
+	[SPE_PMSICR] = "PMSICR_EL1", [SPE_PMSIRR] = "PMSIRR_EL1",
+	[SPE_PMSFCR] = "PMSFCR_EL1", [SPE_PMSEVFR] = "PMSEVFR_EL1",
+	[SPE_PMSLATFR] = "PMSLATFR_EL1", [SPE_PMSIDR] = "PMSIDR_EL1",
+	[SPE_PMBLIMITR] = "PMBLIMITR_EL1", [SPE_PMBPTR] = "PMBPTR_EL1",
+	[SPE_PMBSR] = "PMBSR_EL1", [SPE_PMBIDR] = "PMBIDR_EL1",
+	[SPE_ID_DFR0] = "ID_AA64DFR0_EL1",
+};
+
+const char *spe_reg_name(enum spe_reg reg)
+{
+	return reg < SPE_NR_REGS ? reg_names[reg] : "?";
+}
+
+const char *spe_mode_name(enum spe_mode mode)
+{
+	switch (mode) {
+	case SPE_MODE_BARE: return "bare";
+	case SPE_MODE_R24557: return "r24557";
+	case SPE_MODE_DEN0154: return "den0154";
+	}
+	return "?";
+}
+
+void spe_violation(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (spe.nr_violations < 32) {
+		va_start(ap, fmt);
+		vsnprintf(spe.violations[spe.nr_violations],
+			  sizeof(spe.violations[0]), fmt, ap);
+		va_end(ap);
+	}
+	spe.nr_violations++;
+}
+
+static enum spe_reg decode(uint32_t enc)
+{
+	switch (enc) {
+	case SYS_PMSCR_EL1: return SPE_PMSCR;
+	case SYS_PMSNEVFR_EL1: return SPE_PMSNEVFR;
+	case SYS_PMSICR_EL1: return SPE_PMSICR;
+	case SYS_PMSIRR_EL1: return SPE_PMSIRR;
+	case SYS_PMSFCR_EL1: return SPE_PMSFCR;
+	case SYS_PMSEVFR_EL1: return SPE_PMSEVFR;
+	case SYS_PMSLATFR_EL1: return SPE_PMSLATFR;
+	case SYS_PMSIDR_EL1: return SPE_PMSIDR;
+	case SYS_PMBLIMITR_EL1: return SPE_PMBLIMITR;
+	case SYS_PMBPTR_EL1: return SPE_PMBPTR;
+	case SYS_PMBSR_EL1: return SPE_PMBSR;
+	case SYS_PMBIDR_EL1: return SPE_PMBIDR;
+	case SYS_ID_AA64DFR0_EL1: return SPE_ID_DFR0;
+	}
+	return SPE_NR_REGS;
+}
+
+static bool is_pmb(enum spe_reg r)
+{
+	return r == SPE_PMBLIMITR || r == SPE_PMBPTR || r == SPE_PMBSR ||
+	       r == SPE_PMBIDR;
+}
+
+static bool bit_e(struct spe_cpu *c)
+{
+	return c->r[SPE_PMBLIMITR] & PMBLIMITR_EL1_E;
+}
+
+static bool bit_s(struct spe_cpu *c)
+{
+	return c->r[SPE_PMBSR] & PMBSR_EL1_S;
+}
+
+static bool discard_mode(struct spe_cpu *c)
+{
+	/* FM == 0b10 (R4, R104) */
+	return HB_FIELD_GET(PMBLIMITR_EL1_FM, c->r[SPE_PMBLIMITR]) == 2;
+}
+
+static uint64_t limit_addr(struct spe_cpu *c)
+{
+	return c->r[SPE_PMBLIMITR] & PMBLIMITR_EL1_LIMIT_MASK;
+}
+
+uint64_t spe_decode_max_buff_size(uint16_t field)
+{
+	/* R24: M = [8:0], E = [13:9], [15:14] reserved */
+	uint64_t m = field & 0x1ff, e = (field >> 9) & 0x1f;
+
+	return e ? ((1ULL << 9) | m) << (e + 11) : m << 12;
+}
+
+static void id_regs(struct spe_cpu *c)
+{
+	/* M1: SPEv1p2, FE/FT/FL/FnE/ArchInst, 256 interval, 64B records */
+	c->r[SPE_ID_DFR0] = HB_FIELD_PREP(ID_AA64DFR0_EL1_PMSVer_MASK,
+					  ID_AA64DFR0_EL1_PMSVer_V1P2);
+	c->r[SPE_PMSIDR] = PMSIDR_EL1_FE | PMSIDR_EL1_FT | PMSIDR_EL1_FL |
+			   PMSIDR_EL1_ARCHINST | PMSIDR_EL1_FnE |
+			   HB_FIELD_PREP(PMSIDR_EL1_INTERVAL_MASK, PMSIDR_EL1_INTERVAL_256) |
+			   HB_FIELD_PREP(PMSIDR_EL1_MAXSIZE_MASK, MODEL_MAXSIZE_LOG2) |
+			   HB_FIELD_PREP(PMSIDR_EL1_COUNTSIZE_MASK,
+					 PMSIDR_EL1_COUNTSIZE_16_BIT_SAT);
+	/* Align 0, P 0, F 1, EA ignored; MaxBuffSize in [47:32] (R18, R23) */
+	c->r[SPE_PMBIDR] = PMBIDR_EL1_F |
+			   HB_FIELD_PREP(PMBIDR_EL1_EA_MASK, PMBIDR_EL1_EA_Ignored) |
+			   ((uint64_t)c->max_buff << 32);
+}
+
+void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility)
+{
+	free(spe.records);
+	memset(&spe, 0, sizeof(spe));
+	memset(cpus, 0, sizeof(cpus));
+	memset(regions, 0, sizeof(regions));
+	spe.mode = mode;
+	spe.visibility = visibility;
+	spe.nr_cpus = nr_cpus;
+	spe.sample_delay = 2;
+	next_seq = 1;
+	for (int i = 0; i < SPE_MAX_CPUS; i++) {
+		id_regs(&cpus[i]);
+		/* R3 and R10: UNKNOWN after reset; pick values that hurt */
+		cpus[i].r[SPE_PMBPTR] = 0xdead0000;
+		cpus[i].r[SPE_PMBSR] = 0;
+	}
+}
+
+void spe_set_max_buff_size(int cpu, uint16_t field)
+{
+	cpus[cpu].max_buff = field;
+	id_regs(&cpus[cpu]);
+}
+
+void spe_refuse_next_enable(int cpu)
+{
+	cpus[cpu].refuse_next = true;
+}
+
+void spe_inject_fault(int cpu, enum spe_fault kind, int after, int at_byte)
+{
+	struct spe_cpu *c = &cpus[cpu];
+
+	c->fault_armed = true;
+	c->fault_kind = kind;
+	c->fault_after = after;
+	c->fault_byte = at_byte;
+}
+
+void spe_inject_collision(int cpu)
+{
+	/* R16: COLL is set without S */
+	cpus[cpu].r[SPE_PMBSR] |= PMBSR_EL1_COLL;
+}
+
+uint64_t spe_peek(int cpu, enum spe_reg reg)
+{
+	return cpus[cpu].r[reg];
+}
+
+void spe_poke(int cpu, enum spe_reg reg, uint64_t val)
+{
+	cpus[cpu].r[reg] = val;
+	cpus[cpu].enabled = bit_e(&cpus[cpu]) && !bit_s(&cpus[cpu]);
+}
+
+void spe_add_region(const void *base, size_t len)
+{
+	for (int i = 0; i < MAX_REGIONS; i++) {
+		if (!regions[i].base) {
+			regions[i].base = (uintptr_t)base;
+			regions[i].len = len;
+			return;
+		}
+	}
+	spe_violation("model: too many AUX regions");
+}
+
+void spe_del_region(const void *base)
+{
+	for (int i = 0; i < MAX_REGIONS; i++)
+		if (regions[i].base == (uintptr_t)base)
+			regions[i].base = 0;
+}
+
+static bool in_region(uint64_t addr, uint64_t len)
+{
+	for (int i = 0; i < MAX_REGIONS; i++) {
+		if (!regions[i].base)
+			continue;
+		if (addr >= regions[i].base &&
+		    addr + len <= regions[i].base + regions[i].len)
+			return true;
+	}
+	return false;
+}
+
+/* R64, R65: a management event is recorded only while S == 0 */
+static void raise_event(struct spe_cpu *c, uint64_t ec, uint64_t mss, bool dl)
+{
+	uint64_t sr = c->r[SPE_PMBSR];
+
+	if (sr & PMBSR_EL1_S)
+		return;
+	sr &= ~(PMBSR_EL1_EC_MASK | PMBSR_EL1_MSS_MASK);
+	sr |= PMBSR_EL1_S | HB_FIELD_PREP(PMBSR_EL1_EC_MASK, ec) |
+	      HB_FIELD_PREP(PMBSR_EL1_MSS_MASK, mss);
+	if (dl)
+		sr |= PMBSR_EL1_DL;
+	c->r[SPE_PMBSR] = sr;
+	c->enabled = false;
+	/* R56: a record not yet written is discarded once profiling stops */
+	c->inflight = false;
+}
+
+void spe_force_event(int cpu, uint64_t pmbsr)
+{
+	cpus[cpu].r[SPE_PMBSR] = pmbsr | PMBSR_EL1_S;
+	cpus[cpu].enabled = false;
+	cpus[cpu].inflight = false;
+}
+
+/*
+ * Called after every change of the unit's state: detects the 0 -> 1
+ * transition of ProfilingBufferEnabled() (R53) and checks what must hold
+ * at that moment.
+ */
+static void evaluate(int cpu, bool e_was)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	bool now = bit_e(c) && !bit_s(c);
+	uint64_t ptr = c->r[SPE_PMBPTR], lim = limit_addr(c);
+
+	if (now && !c->enabled) {
+		/* R111: a hypervisor checks the window when the buffer is enabled */
+		uint64_t max = spe_decode_max_buff_size(c->max_buff);
+
+		if (!e_was && !discard_mode(c) &&
+		    (c->refuse_next || (max && lim - ptr > max))) {
+			c->refuse_next = false;
+			raise_event(c, PMBSR_EL1_EC_BUF, 0x4, false);
+			return;
+		}
+		/* R94, R97: pointer within the buffer, a record's room below LIMIT */
+		if (!discard_mode(c)) {
+			if (ptr > lim - MODEL_MAX_RECORD || lim < MODEL_MAX_RECORD)
+				spe_violation("R94: profiling enabled on CPU%d with PMBPTR=0x%llx LIMIT=0x%llx (PMBPTR last written at %s:%d)",
+					      cpu, (unsigned long long)ptr,
+					      (unsigned long long)lim,
+					      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
+			else if (!in_region(ptr, lim - ptr))
+				spe_violation("R97: profiling enabled on CPU%d with window [0x%llx, 0x%llx) outside any AUX buffer (PMBPTR last written at %s:%d)",
+					      cpu, (unsigned long long)ptr,
+					      (unsigned long long)lim,
+					      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
+		}
+		if (c->gap_open) {
+			c->gap_open = false;
+			spe.stats.gap_ops += spe.stats.ops - c->full_at;
+			spe.stats.gaps++;
+		}
+	}
+	c->enabled = now;
+}
+
+static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int line)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	bool e = bit_e(c), s = bit_s(c);
+
+	if (reg == SPE_PMBPTR || reg == SPE_PMBSR || reg == SPE_PMBLIMITR) {
+		bool clears_e = reg == SPE_PMBLIMITR && !(val & PMBLIMITR_EL1_E);
+		bool ignore = false;
+
+		if (!clears_e) {
+			if (spe.mode == SPE_MODE_DEN0154 && e)
+				ignore = true;		/* R100, R109 */
+			if (spe.mode == SPE_MODE_R24557 && e && !s && !discard_mode(c))
+				ignore = true;		/* R24557 */
+		}
+		if (ignore) {
+			if (spe.nr_ignored < 64)
+				spe.ignored[spe.nr_ignored++] = (struct spe_access){
+					reg, val, fn, line, cpu, e, s, spe.in_irq };
+			spe.stats.ignored++;
+			spe_violation("%s: write %s=0x%llx ignored on CPU%d (E=%d S=%d) at %s:%d%s",
+				      spe_mode_name(spe.mode), spe_reg_name(reg),
+				      (unsigned long long)val, cpu, e, s, fn, line,
+				      spe.in_irq ? " (in the IRQ handler)" : "");
+			return;
+		}
+		/* R98: disabling with a record in flight is CONSTRAINED UNPREDICTABLE */
+		if (clears_e && e && !s && c->inflight)
+			spe_violation("R98: PMBLIMITR_EL1.E cleared on CPU%d with a record in flight at %s:%d",
+				      cpu, fn, line);
+		if (reg == SPE_PMBPTR) {
+			c->ptr_fn = fn;
+			c->ptr_line = line;
+		}
+	}
+	if (reg == SPE_PMBLIMITR && HB_FIELD_GET(PMBLIMITR_EL1_FM, val) & 1)
+		spe_violation("R101: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
+			      (unsigned long long)val, fn, line);
+	c->r[reg] = val;
+}
+
+/*
+ * All writes of one window land at the context synchronisation event;
+ * R94 applies to the values after it, so evaluate once at the end.
+ */
+static void commit(int cpu)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	int n = c->npend;
+	bool e_was = bit_e(c);
+
+	if (!n)
+		return;
+	c->npend = 0;
+	/* enabling PMBLIMITR writes first, other writes, disabling ones last */
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < n; i++) {
+			struct spe_pending *p = &c->pend[i];
+			int cls = 1;
+
+			if (p->reg == SPE_PMBLIMITR)
+				cls = (p->val & PMBLIMITR_EL1_E) ? 0 : 2;
+			if (cls == pass)
+				apply(cpu, p->reg, p->val, p->fn, p->line);
+		}
+	}
+	evaluate(cpu, e_was);
+}
+
+void spe_context_sync(int cpu)
+{
+	commit(cpu);
+}
+
+uint64_t spe_read(int cpu, uint32_t enc, const char *fn, int line)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	enum spe_reg reg = decode(enc);
+
+	spe.stats.ops++;
+	spe.stats.reads++;
+	if (reg == SPE_NR_REGS) {
+		spe_violation("read of unmodelled register 0x%x at %s:%d", enc, fn, line);
+		return 0;
+	}
+	if (is_pmb(reg))
+		spe.stats.trapped++;
+	/* The PE sees its own writes in program order */
+	for (int i = c->npend - 1; i >= 0; i--)
+		if (c->pend[i].reg == reg)
+			return c->pend[i].val;
+	return c->r[reg];
+}
+
+void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	enum spe_reg reg = decode(enc);
+
+	spe.stats.ops++;
+	spe.stats.writes++;
+	if (reg == SPE_NR_REGS) {
+		spe_violation("write of unmodelled register 0x%x at %s:%d", enc, fn, line);
+		return;
+	}
+	if (is_pmb(reg))
+		spe.stats.trapped++;
+	if (reg == SPE_PMSIDR || reg == SPE_PMBIDR || reg == SPE_ID_DFR0) {
+		spe_violation("write to read-only %s at %s:%d", spe_reg_name(reg), fn, line);
+		return;
+	}
+	if (!spe.visibility) {
+		bool e_was = bit_e(c);
+
+		apply(cpu, reg, val, fn, line);
+		evaluate(cpu, e_was);
+		return;
+	}
+	if (c->npend == 64) {
+		spe_violation("model: more than 64 writes without a context sync at %s:%d", fn, line);
+		commit(cpu);
+	}
+	c->pend[c->npend++] = (struct spe_pending){ reg, val, fn, line };
+}
+
+void spe_isb(int cpu, const char *fn, int line)
+{
+	(void)fn; (void)line;
+	spe.stats.ops++;
+	spe.stats.isbs++;
+	commit(cpu);
+}
+
+static void write_record(int cpu);
+
+void spe_psb_csync(int cpu, const char *fn, int line)
+{
+	(void)fn; (void)line;
+	spe.stats.ops++;
+	spe.stats.drains++;
+	/* R87: everything selected so far is formatted and written */
+	if (cpus[cpu].inflight)
+		write_record(cpu);
+}
+
+void spe_dsb(int cpu, const char *fn, int line)
+{
+	(void)fn; (void)line;
+	spe.stats.ops++;
+	spe.stats.dsbs++;
+}
+
+bool spe_irq_level(int cpu)
+{
+	return bit_s(&cpus[cpu]);
+}
+
+/*
+ * Record layout (R132): PC address packet carrying the sequence number,
+ * total latency counter, events, operation type, a data VA for odd
+ * sequence numbers, then End (or Timestamp when PMSCR.TS is set).
+ */
+unsigned int spe_record_len(uint64_t seq, bool ts)
+{
+	return 9 + 3 + 3 + 2 + ((seq & 1) ? 9 : 0) + (ts ? 9 : 1);
+}
+
+static unsigned int build_record(uint8_t *p, uint64_t seq, bool ts)
+{
+	unsigned int n = 0;
+
+	p[n++] = 0xb0;				/* Address, index 0: PC */
+	memcpy(p + n, &seq, 8);
+	p[n + 7] |= 0x80;			/* NS */
+	n += 8;
+	p[n++] = 0x99;				/* Counter, index 1 */
+	p[n++] = 0x10;
+	p[n++] = 0x00;
+	p[n++] = 0x52;				/* Events, 2 bytes */
+	p[n++] = 0x02;				/* retired */
+	p[n++] = 0x00;
+	p[n++] = 0x49;				/* Operation type: load/store */
+	p[n++] = 0x00;
+	if (seq & 1) {
+		uint64_t va = 0xffff000012340000ULL + seq * 8;
+
+		p[n++] = 0xb2;			/* Address, index 2: data VA */
+		memcpy(p + n, &va, 8);
+		n += 8;
+	}
+	if (ts) {
+		uint64_t t = seq * 100;
+
+		p[n++] = 0x71;
+		memcpy(p + n, &t, 8);
+		n += 8;
+	} else {
+		p[n++] = 0x01;			/* End */
+	}
+	return n;
+}
+
+int spe_parse_record(const uint8_t *p, size_t n, uint64_t *seq)
+{
+	size_t i = 0;
+	bool have_pc = false;
+
+	while (i < n) {
+		uint8_t h = p[i];
+		size_t len;
+
+		if (h == 0x01)
+			return have_pc ? (int)(i + 1) : -1;
+		/* only the packets build_record() emits are expected */
+		if (h != 0xb0 && h != 0xb2 && h != 0x99 && h != 0x52 &&
+		    h != 0x49 && h != 0x71)
+			return -1;
+		len = 1u << ((h >> 4) & 3);	/* R131 */
+		if (i + 1 + len > n)
+			return 0;
+		if (h == 0xb0) {
+			uint64_t v;
+
+			memcpy(&v, p + i + 1, 8);
+			*seq = v & ~(1ULL << 63);
+			have_pc = true;
+		}
+		i += 1 + len;
+		if (h == 0x71)
+			return have_pc ? (int)i : -1;
+	}
+	return 0;
+}
+
+static void write_record(int cpu)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	uint64_t seq = c->inflight_seq, ptr, lim;
+	bool ts = c->r[SPE_PMSCR] & PMSCR_EL1_TS;
+	uint8_t rec[MODEL_MAX_RECORD];
+	unsigned int len;
+
+	c->inflight = false;
+	/* R56: not written unless the buffer is enabled and not stopped */
+	if (!c->enabled || discard_mode(c))
+		return;
+	ptr = c->r[SPE_PMBPTR];
+	lim = limit_addr(c);
+	len = build_record(rec, seq, ts);
+	if (ptr + len > lim) {
+		/* R62: the unit never writes past LIMIT */
+		spe_violation("R62: record of %u bytes at 0x%llx would cross LIMIT 0x%llx on CPU%d",
+			      len, (unsigned long long)ptr, (unsigned long long)lim, cpu);
+		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
+		return;
+	}
+	if (!in_region(ptr, len)) {
+		spe_violation("record written outside the AUX buffer at 0x%llx on CPU%d (PMBPTR last written at %s:%d)",
+			      (unsigned long long)ptr, cpu,
+			      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
+		raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, true);
+		return;
+	}
+	if (c->fault_armed && c->fault_after-- == 0) {
+		unsigned int part = c->fault_byte < (int)len ? c->fault_byte : 0;
+
+		c->fault_armed = false;
+		memcpy((void *)(uintptr_t)ptr, rec, part);
+		c->r[SPE_PMBPTR] = ptr + part;	/* R68: PMBPTR = faulting address */
+		switch (c->fault_kind) {
+		case SPE_FAULT_S1:
+			raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, part);
+			break;
+		case SPE_FAULT_S2:
+			raise_event(c, PMBSR_EL1_EC_FAULT_S2, 0x07, part);
+			break;
+		case SPE_FAULT_GPC:
+			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, 0x28, part);
+			break;
+		case SPE_FAULT_IMPDEF:
+			raise_event(c, PMBSR_EL1_EC_IMP_DEF, 0x1, part);
+			break;
+		case SPE_FAULT_ANA:
+			raise_event(c, PMBSR_EL1_EC_BUF, 0x0, true);
+			break;
+		case SPE_FAULT_BSC_RESERVED:
+			raise_event(c, PMBSR_EL1_EC_BUF, 0x3, part);
+			break;
+		}
+		return;
+	}
+	memcpy((void *)(uintptr_t)ptr, rec, len);
+	if (spe.nr_records == spe.cap_records) {
+		spe.cap_records = spe.cap_records ? spe.cap_records * 2 : 1024;
+		spe.records = realloc(spe.records, spe.cap_records * sizeof(*spe.records));
+	}
+	spe.records[spe.nr_records++] = (struct spe_record){ seq, ptr, len, cpu };
+	c->r[SPE_PMBPTR] = ptr + len;
+	/* R66: full when PMBPTR > LIMIT - 2^MaxSize */
+	if (c->r[SPE_PMBPTR] > lim - MODEL_MAX_RECORD) {
+		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
+		spe.stats.full_events++;
+		c->gap_open = true;
+		c->full_at = spe.stats.ops;
+	}
+}
+
+void spe_op(int cpu)
+{
+	struct spe_cpu *c = &cpus[cpu];
+	uint64_t scr = c->r[SPE_PMSCR], icr;
+	bool sampling;
+
+	spe.stats.ops++;
+	if (c->inflight && --c->inflight_delay <= 0)
+		write_record(cpu);
+	sampling = c->enabled &&
+		   (spe.el ? (scr & PMSCR_EL1_E1SPE) : (scr & PMSCR_EL1_E0SPE));
+	if (!sampling)
+		return;		/* R40: counters hold their value */
+	/* R38, R39: interval counter */
+	icr = c->r[SPE_PMSICR] & GENMASK_ULL(31, 0);
+	if (!icr) {
+		icr = c->r[SPE_PMSIRR] & PMSIRR_EL1_INTERVAL_MASK;
+		if (!icr)
+			spe_violation("R36: PMSIRR_EL1.INTERVAL is 0 on CPU%d", cpu);
+		c->r[SPE_PMSICR] = icr;
+		return;
+	}
+	c->r[SPE_PMSICR] = --icr;
+	if (icr)
+		return;
+	if (c->inflight) {
+		c->r[SPE_PMBSR] |= PMBSR_EL1_COLL;	/* R59 */
+		return;
+	}
+	c->inflight = true;
+	c->inflight_seq = next_seq++;
+	c->inflight_delay = spe.sample_delay;
+	if (!c->inflight_delay)
+		write_record(cpu);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Executable model of one SPE unit per CPU plus the hypervisor in front of
+ * it.  Rule numbers (Rnn) refer to shared/spec/spe-model-rules.md.
+ */
+#ifndef HARNESS_SPE_MODEL_H
+#define HARNESS_SPE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SPE_MAX_CPUS		4
+
+enum spe_mode {
+	SPE_MODE_BARE,		/* Arm ARM as the driver was written for */
+	SPE_MODE_R24557,	/* PMB* writes ignored while E && !S && !discard */
+	SPE_MODE_DEN0154,	/* PMB* writes ignored while E, whatever S (SFDXJJ) */
+};
+
+enum spe_reg {
+	SPE_PMSCR, SPE_PMSNEVFR, SPE_PMSICR, SPE_PMSIRR, SPE_PMSFCR,
+	SPE_PMSEVFR, SPE_PMSLATFR, SPE_PMSIDR,
+	SPE_PMBLIMITR, SPE_PMBPTR, SPE_PMBSR, SPE_PMBIDR,
+	SPE_ID_DFR0,
+	SPE_NR_REGS,
+};
+
+enum spe_fault {
+	SPE_FAULT_S1,		/* EC 0b100100, translation fault L3 (R11, R13) */
+	SPE_FAULT_S2,		/* EC 0b100101 */
+	SPE_FAULT_GPC,		/* EC 0b011110 */
+	SPE_FAULT_IMPDEF,	/* EC 0b011111 (R75) */
+	SPE_FAULT_ANA,		/* EC 0, BSC 0, DL=1: access not allowed (R70) */
+	SPE_FAULT_BSC_RESERVED,	/* EC 0 with a reserved BSC: "unknown status" */
+};
+
+struct spe_stats {
+	uint64_t reads, writes, isbs, drains, dsbs;
+	uint64_t trapped;	/* PMB* accesses: one VM exit each under KVM (R113) */
+	uint64_t ignored;	/* writes dropped by the mode */
+	uint64_t ops;		/* model operations: accesses, barriers, workload ops */
+	uint64_t full_events, gap_ops, gaps;
+};
+
+struct spe_access {
+	enum spe_reg reg;
+	uint64_t val;
+	const char *fn;
+	int line;
+	int cpu;
+	bool e, s;		/* PMBLIMITR.E and PMBSR.S when it landed */
+	bool in_irq;
+};
+
+struct spe_record {
+	uint64_t seq;
+	uintptr_t addr;
+	unsigned int len;
+	int cpu;
+};
+
+struct spe_model {
+	enum spe_mode mode;
+	bool visibility;	/* writes reach the unit only at a context sync */
+	int nr_cpus;
+	int sample_delay;	/* ops between selection and the record write (R63) */
+	int el;			/* exception level the workload runs at (0 or 1) */
+	bool in_irq;		/* set by the harness while the handler runs */
+	struct spe_stats stats;
+	/* writes the mode ignored, in order */
+	struct spe_access ignored[64];
+	int nr_ignored;
+	/* every record the unit wrote to memory */
+	struct spe_record *records;
+	size_t nr_records, cap_records;
+	/* rule violations, as text */
+	char violations[32][320];
+	int nr_violations;
+};
+
+extern struct spe_model spe;
+
+void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility);
+const char *spe_mode_name(enum spe_mode mode);
+const char *spe_reg_name(enum spe_reg reg);
+
+/* Direct accesses and barriers by the PE; fn/line name the driver code */
+uint64_t spe_read(int cpu, uint32_t enc, const char *fn, int line);
+void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line);
+void spe_isb(int cpu, const char *fn, int line);
+void spe_psb_csync(int cpu, const char *fn, int line);
+void spe_dsb(int cpu, const char *fn, int line);
+/* Exception entry or return: a context synchronisation event (R92) */
+void spe_context_sync(int cpu);
+
+/* The level of PMBIRQ (R76): PMBSR_EL1.S as the unit sees it */
+bool spe_irq_level(int cpu);
+/* One operation of the workload on @cpu */
+void spe_op(int cpu);
+
+/* Hypervisor and test knobs */
+void spe_set_max_buff_size(int cpu, uint16_t field);	/* PMBIDR[47:32] */
+uint64_t spe_decode_max_buff_size(uint16_t field);
+void spe_refuse_next_enable(int cpu);		/* size event below the limit */
+void spe_inject_fault(int cpu, enum spe_fault kind, int after_records, int at_byte);
+void spe_inject_collision(int cpu);
+void spe_force_event(int cpu, uint64_t pmbsr);	/* set S and a syndrome */
+uint64_t spe_peek(int cpu, enum spe_reg reg);	/* unit view, no side effect */
+void spe_poke(int cpu, enum spe_reg reg, uint64_t val);
+void spe_add_region(const void *base, size_t len);
+void spe_del_region(const void *base);
+
+void spe_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Record format written by the model (format 0 packets, R130-R136) */
+unsigned int spe_record_len(uint64_t seq, bool ts);
+/* Parse one record at p (n bytes available); returns its length, 0 if
+ * truncated, -1 if garbled.  *seq receives the sequence number. */
+int spe_parse_record(const uint8_t *p, size_t n, uint64_t *seq);
+
+#endif

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Expectations about the unpatched 6.12.118 driver: the harness must
+ * catch it where the series says it is wrong.  These pass when the base
+ * is caught.
+ */
+#include <stdio.h>
+
+#include "tests.h"
+
+/*
+ * DEN0154 (SFDXJJ, R100, R124): the buffer-full handler reprograms and
+ * clears PMBSR_EL1.S with E still set; the writes are ignored and the
+ * level interrupt never drops.  Needs no visibility assumption.
+ */
+static bool test_base_den0154_is_caught(void)
+{
+	struct hx_event *e;
+	int line;
+
+	if (spe.mode != SPE_MODE_DEN0154)
+		return true;	/* nothing to catch in this mode */
+	ASSERT_EQ(harness_load(), 0);
+	e = open_running(0, 4, false);
+	ASSERT_TRUE(e);
+	hx_run(0, 2L * 4 * OPS_PER_PAGE, e, 1000);
+	if (harness_verbose)
+		harness_print_violations();
+	if (spe.visibility && ignored_write_in("arm_spe_perf_aux_output_begin", SPE_PMBPTR) &&
+	    !hirq.storms) {
+		/*
+		 * With the visibility assumption the start path is caught
+		 * first (fix 1a): the pointer never lands, the unit writes
+		 * outside the buffer and the fault ends the session.
+		 */
+		fprintf(stderr, "  caught: PMBPTR_EL1 write ignored in start() at arm_spe_perf_aux_output_begin:%d\n",
+			driver_line_of("arm_spe_perf_aux_output_begin", "SYS_PMBPTR_EL1"));
+		return true;
+	}
+	ASSERT_TRUE(hirq.storms >= 1);
+	line = driver_line_of("arm_spe_pmu_irq_handler", "write_sysreg_s(0, SYS_PMBSR_EL1)");
+	ASSERT_TRUE(line > 0);
+	ASSERT_TRUE(ignored_write_in("arm_spe_pmu_irq_handler", SPE_PMBSR));
+	for (int i = 0; i < spe.nr_ignored; i++) {
+		struct spe_access *a = &spe.ignored[i];
+
+		if (a->reg == SPE_PMBSR && !strcmp(a->fn, "arm_spe_pmu_irq_handler"))
+			ASSERT_EQ(a->line, line);
+	}
+	fprintf(stderr, "  caught: storm, PMBSR_EL1 write ignored at arm_spe_pmu_irq_handler:%d\n",
+		line);
+	return true;
+}
+
+/*
+ * R24557 plus the visibility assumption: start() writes PMBPTR_EL1 and
+ * then PMBLIMITR_EL1 with E set and no isb between them (R128); the unit
+ * may see E first and then drop the pointer (fix 1a).
+ */
+static bool test_base_start_pointer_unsynchronised(void)
+{
+	struct hx_event *e;
+
+	if (spe.mode == SPE_MODE_BARE || !spe.visibility)
+		return true;	/* not observable without the assumption */
+	ASSERT_EQ(harness_load(), 0);
+	e = open_running(0, 4, false);
+	ASSERT_TRUE(e);
+	hx_run(0, 10 * PERIOD, e, 1000);
+	ASSERT_TRUE(ignored_write_in("arm_spe_perf_aux_output_begin", SPE_PMBPTR));
+	fprintf(stderr, "  caught: PMBPTR_EL1 write ignored at arm_spe_perf_aux_output_begin:%d (%s, visibility on)\n",
+		driver_line_of("arm_spe_perf_aux_output_begin", "SYS_PMBPTR_EL1"),
+		spe_mode_name(spe.mode));
+	return true;
+}
+
+/* R126: the buffer-size event ends profiling without telling userspace */
+static bool test_base_size_event_unflagged(void)
+{
+	struct hx_event *e;
+
+	if (spe.mode != SPE_MODE_BARE)
+		return true;
+	ASSERT_EQ(harness_load(), 0);
+	spe_refuse_next_enable(0);
+	e = open_running(0, 4, false);
+	ASSERT_TRUE(e);
+	hx_run(0, 10 * PERIOD, e, 1000);
+	ASSERT_TRUE(hx_log_has("err", "Unknown buffer status code"));
+	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
+	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	return true;
+}
+
+const struct harness_test base_tests[] = {
+	{ "base_den0154_is_caught", test_base_den0154_is_caught, T_BASE },
+	{ "base_start_pointer_unsynchronised", test_base_start_pointer_unsynchronised, T_BASE },
+	{ "base_size_event_unflagged", test_base_size_event_unflagged, T_BASE },
+	{ NULL },
+};

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+
+bool harness_clean(const char *who)
+{
+	if (!spe.nr_violations)
+		return true;
+	fprintf(stderr, "  %s: %d violation(s):\n", who, spe.nr_violations);
+	harness_print_violations();
+	return false;
+}
+
+void harness_print_violations(void)
+{
+	for (int i = 0; i < spe.nr_violations && i < 32; i++)
+		fprintf(stderr, "    %s\n", spe.violations[i]);
+}
+
+struct hx_event *open_running(int cpu, int pages, bool snapshot)
+{
+	struct hx_event *e;
+	int err;
+
+	e = hx_open(cpu, 0, PERIOD, &err);
+	if (!e) {
+		fprintf(stderr, "  event_init: %d\n", err);
+		return NULL;
+	}
+	err = hx_mmap_aux(e, pages, snapshot);
+	if (err) {
+		fprintf(stderr, "  mmap AUX: %d\n", err);
+		hx_close(e);
+		return NULL;
+	}
+	err = hx_enable(e, cpu < 0 ? 0 : cpu);
+	if (err)
+		fprintf(stderr, "  add: %d\n", err);
+	return e;
+}
+
+/* After a fatal event: sampling off, buffer off, no syndrome left (1b) */
+bool handler_left_unit_quiet(int cpu)
+{
+	return !(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&
+	       !(spe_peek(cpu, SPE_PMBSR) & PMBSR_EL1_S) &&
+	       !spe_peek(cpu, SPE_PMSCR);
+}
+
+bool ignored_write_in(const char *fn, enum spe_reg reg)
+{
+	for (int i = 0; i < spe.nr_ignored; i++)
+		if (spe.ignored[i].reg == reg && !strcmp(spe.ignored[i].fn, fn))
+			return true;
+	return false;
+}
+
+/* Line of the first line containing @needle inside function @fn */
+int driver_line_of(const char *fn, const char *needle)
+{
+	FILE *f = fopen(harness_driver_path, "r");
+	char line[512];
+	int n = 0, in = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (!in && strstr(line, fn) && strchr(line, '(') && line[0] != '\t' &&
+		    !strchr(line, ';'))
+			in = 1;
+		else if (in && line[0] == '}')
+			in = 0;
+		else if (in && strstr(line, needle)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	return -1;
+}

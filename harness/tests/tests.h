@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HARNESS_TESTS_H
+#define HARNESS_TESTS_H
+
+#include <stdio.h>
+
+#include "perf.h"
+
+/* What a test is about, so the runner knows where it applies */
+#define T_ANY		0
+#define T_PATCHED	1	/* behaviour the series adds: skipped on the base */
+#define T_BASE		2	/* an expectation about the unpatched base */
+
+struct harness_test {
+	const char *name;
+	bool (*fn)(void);
+	unsigned int flags;
+};
+
+extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
+	base_tests[];
+extern bool harness_verbose;
+extern bool harness_tree_patched;
+
+#define ASSERT_TRUE(expr)						\
+	do {								\
+		if (!(expr)) {						\
+			fprintf(stderr, "  %s:%d:%s(): %s is FALSE\n",	\
+				__FILE__, __LINE__, __func__, #expr);	\
+			return false;					\
+		}							\
+	} while (0)
+#define ASSERT_FALSE(expr)	ASSERT_TRUE(!(expr))
+#define ASSERT_EQ(a, b)							\
+	do {								\
+		unsigned long long _a = (a), _b = (b);			\
+		if (_a != _b) {						\
+			fprintf(stderr, "  %s:%d:%s(): %s (0x%llx) != %s (0x%llx)\n", \
+				__FILE__, __LINE__, __func__, #a, _a, #b, _b); \
+			return false;					\
+		}							\
+	} while (0)
+#define ASSERT_NE(a, b)		ASSERT_TRUE((a) != (b))
+/* No rule violation, storm, WARN or lost data so far */
+#define ASSERT_CLEAN()		ASSERT_TRUE(harness_clean(__func__))
+
+bool harness_clean(const char *who);
+void harness_print_violations(void);
+
+/* shared helpers (tests/common.c) */
+#define PERIOD		256
+#define OPS_PER_PAGE	(PERIOD * 4096 / 20)	/* ~ ops to fill a page */
+struct hx_event *open_running(int cpu, int pages, bool snapshot);
+bool handler_left_unit_quiet(int cpu);
+bool ignored_write_in(const char *fn, enum spe_reg reg);
+int driver_line_of(const char *fn, const char *needle);
+extern const char *harness_driver_path;
+irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu);
+
+#endif
