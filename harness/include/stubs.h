@@ -75,13 +75,15 @@ typedef long long loff_t_h;
 #define __stringify_1(x)	#x
 #define __stringify(x)		__stringify_1(x)
 
-#define min(a, b)	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
-#define max(a, b)	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min(a, b)	({ __typeof__(a) __mn_a = (a); __typeof__(b) __mn_b = (b); \
+			   __mn_a < __mn_b ? __mn_a : __mn_b; })
+#define max(a, b)	({ __typeof__(a) __mx_a = (a); __typeof__(b) __mx_b = (b); \
+			   __mx_a > __mx_b ? __mx_a : __mx_b; })
 #define min_t(t, a, b)	min((t)(a), (t)(b))
 #define max_t(t, a, b)	max((t)(a), (t)(b))
 #define min_not_zero(a, b)						\
-	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b);		\
-	   _a == 0 ? _b : (_b == 0 ? _a : min(_a, _b)); })
+	({ __typeof__(a) __mnz_a = (a); __typeof__(b) __mnz_b = (b);	\
+	   __mnz_a == 0 ? __mnz_b : (__mnz_b == 0 ? __mnz_a : min(__mnz_a, __mnz_b)); })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))

@@ -288,6 +288,9 @@ void hx_deliver(int cpu)
 		spe_context_sync(cpu);		/* exception entry */
 		spe.in_irq = true;
 		ret = irq_handler(SPE_PPI, per_cpu_ptr((struct perf_output_handle *)irq_dev, cpu));
+		if (full && (spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&
+		    !spe_irq_level(cpu))
+			hirq.resumed_in_handler++;
 		spe_context_sync(cpu);		/* exception return */
 		spe.in_irq = false;
 		irq_work_run();
@@ -686,6 +689,7 @@ int hx_mmap_aux(struct hx_event *e, int nr_pages, bool snapshot)
 	rb->aux_watermark = snapshot ? 0 : (unsigned long)nr_pages << (PAGE_SHIFT - 1);
 	rb->aux_refcount = 1;
 	rb->aux_mmap_count = 1;
+	rb->first_record = spe.nr_records;
 	e->mapped = true;
 	spe_add_region(rb->aux_base, (size_t)nr_pages * PAGE_SIZE);
 	return 0;
@@ -841,9 +845,11 @@ bool hx_check_data(struct hx_event *e)
 	int before = spe.nr_violations;
 
 	hx_consume(e);
-	if (rb->all_flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL))
-		return spe.nr_violations == before;	/* loss was flagged */
-	for (size_t i = 0; i < spe.nr_records; i++) {
+	/* snapshot mode overwrites by design; loss was flagged otherwise */
+	if (rb->aux_overwrite ||
+	    (rb->all_flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL)))
+		return spe.nr_violations == before;
+	for (size_t i = rb->first_record; i < spe.nr_records; i++) {
 		struct spe_record *r = &spe.records[i];
 
 		if (r->addr < base || r->addr >= base + bufsz)

@@ -33,6 +33,7 @@ struct perf_buffer {
 	int wakeups;
 	u64 all_flags;
 	/* consumer */
+	size_t first_record;	/* spe.records index when the area was mapped */
 	unsigned char *seen;	/* indexed by record sequence number */
 	size_t seen_cap;
 };
@@ -48,6 +49,8 @@ struct harness_irq_stats {
 	u64 entries, none, storms;
 	/* bench: accesses made by handler entries that serviced a buffer full */
 	u64 full_irqs, reads, writes, isbs, drains, trapped;
+	/* buffer-full entries after which profiling ran before the ERET */
+	u64 resumed_in_handler;
 };
 
 extern struct harness_irq_stats hirq;

@@ -196,7 +196,31 @@ static bool test_irq_without_handle(void)
 	return true;
 }
 
+/*
+ * SPEC 1b keeps the isb() after re-enabling in the handler: profiling
+ * resumes inside the handler, not only at the exception return, so
+ * kernel samples are not lost in between.  Observable only with the
+ * visibility assumption (without it every write lands at once).
+ */
+static bool test_handler_resumes_before_eret(void)
+{
+	struct hx_event *e;
+
+	ASSERT_EQ(harness_load(), 0);
+	e = open_running(0, 4, false);
+	ASSERT_TRUE(e);
+	hx_run(0, 6L * 4 * OPS_PER_PAGE, e, 2000);
+	ASSERT_TRUE(hirq.full_irqs >= 4);
+	ASSERT_EQ(hirq.resumed_in_handler, hirq.full_irqs);
+	hx_disable(e);
+	ASSERT_TRUE(hx_check_data(e));
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
 const struct harness_test vmif_tests[] = {
+	{ "handler_resumes_before_eret", test_handler_resumes_before_eret, T_PATCHED },
 	{ "caps_max_buff_size_decode", test_caps_max_buff_size_decode, T_PATCHED },
 	{ "caps_smallest_cpu_wins", test_caps_smallest_cpu_wins, T_PATCHED },
 	{ "caps_unchanged", test_caps_unchanged, T_PATCHED },
