@@ -1,0 +1,9 @@
+# Devices for the SPE test build of qemu-system-aarch64 (build.sh copies
+# this into the QEMU tree as configs/devices/aarch64-softmmu/spe-test.mak).
+# Only the virt board and a few virtio devices a test guest may want.
+CONFIG_ARM_VIRT=y
+CONFIG_VIRTIO_BLK=y
+CONFIG_VIRTIO_RNG=y
+CONFIG_VIRTIO_SERIAL=y
+CONFIG_VIRTIO_PCI=y
+CONFIG_VIRTIO_MMIO=y
