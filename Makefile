@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# The SPE VM interface series: apply it to a kernel tree, build it and
+# test it. See README.md.
+#
+#   make            install what is missing, get the base tree, apply the
+#                   series, build the patched arm64 Image
+#   make check      every test; ends with "N passed, N failed, N skipped"
+#   make export     regenerate the series folder from branch "work"
+#
+# KSRC=/path/to/linux BASE=v6.16  use a worktree of your own tree
+# SERIES=mainline|6.12.y          override the series folder
+
+export KSRC BASE SERIES
+
+.PHONY: all deps base apply build check export harness clean
+
+all: build
+
+deps:
+	@scripts/setup.sh
+
+base: deps
+	@scripts/base.sh
+
+apply: base
+	@scripts/apply.sh
+
+build: apply
+	@scripts/build.sh
+
+check:
+	@scripts/check.sh
+
+export:
+	@scripts/export.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Apply the series folder that matches the tree to branch "work" with
+# git am, unless "work" carries commits of a developer that have not
+# been exported yet.
+#
+# refs/series/applied records what the last application produced: while
+# "work" still points there, a changed series folder is re-applied.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+t=$(ktree)
+d=$(series_dir "$t")
+git -C "$t" rev-parse -q --verify refs/tags/base >/dev/null || die "no base tree; run scripts/base.sh"
+
+# The same identity and dates on every machine give the same commit ids,
+# so that an export of "work" can be compared with the folder byte for byte.
+am_env() {
+	env GIT_COMMITTER_NAME="series" GIT_COMMITTER_EMAIL="series@localhost" \
+		"$@"
+}
+
+apply_to() {	# apply_to <branch>
+	local p
+	git -C "$t" checkout -q -B "$1" base
+	for p in $(series_patches "$d"); do
+		case "$(basename "$p")" in 0000-*) continue ;; esac
+		am_env git -C "$t" am -q --committer-date-is-author-date "$p" ||
+			{ git -C "$t" am --abort; die "$(basename "$p") does not apply"; }
+	done
+	# The cover letter travels as the branch description (b4 does the
+	# same), from which scripts/export.sh writes it back.
+	if [ -f "$d/0000-cover-letter.patch" ]; then
+		"$ROOT/scripts/cover.sh" read "$d/0000-cover-letter.patch" |
+			git -C "$t" config --file "$(git -C "$t" rev-parse --git-common-dir)/config" \
+				"branch.$1.description" "$(cat)"
+	fi
+}
+
+fingerprint() { (cat "$d/series" 2>/dev/null; series_patches "$d" | xargs -r cat) | sha1sum | cut -d' ' -f1; }
+
+if git -C "$t" rev-parse -q --verify refs/heads/work >/dev/null; then
+	work=$(git -C "$t" rev-parse work)
+	applied=$(git -C "$t" rev-parse -q --verify refs/series/applied || true)
+	if [ "$work" != "$applied" ]; then
+		note "branch work has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
+		git -C "$t" checkout -q work
+		exit 0
+	fi
+	if [ "$(git -C "$t" config series.fingerprint || true)" = "$(fingerprint)" ]; then
+		git -C "$t" checkout -q work
+		exit 0
+	fi
+fi
+
+note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch work"
+apply_to work
+git -C "$t" update-ref refs/series/applied work
+git -C "$t" config series.fingerprint "$(fingerprint)"

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Get the base kernel tree and tag it "base".
+#  - default: unpack Debian's linux-source-6.12 under build/, git init,
+#    commit, tag;
+#  - KSRC=/path/to/linux [BASE=v6.16]: a git worktree of that tree at BASE.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+t=$(ktree)
+if [ -d "$t/.git" ] || [ -f "$t/.git" ]; then
+	git -C "$t" rev-parse -q --verify refs/tags/base >/dev/null && exit 0
+fi
+mkdir -p "$BUILD"
+
+if [ -n "${KSRC:-}" ]; then
+	[ -d "$KSRC" ] || die "KSRC=$KSRC is not a directory"
+	rev=$(git -C "$KSRC" rev-parse --verify "${BASE:-HEAD}^{commit}") ||
+		die "BASE=${BASE:-HEAD} is not a commit in $KSRC"
+	note "worktree of $KSRC at ${BASE:-HEAD} ($rev) in $t"
+	git -C "$KSRC" worktree add --detach "$t" "$rev"
+	git -C "$t" tag -f base "$rev" >/dev/null
+	exit 0
+fi
+
+[ -f "$LINUX_TARBALL" ] || die "$LINUX_TARBALL missing (apt-get install linux-source-6.12)"
+note "unpacking $LINUX_TARBALL into $t"
+tmp=$BUILD/unpack.$$
+rm -rf "$tmp"
+mkdir -p "$tmp"
+tar -C "$tmp" -xf "$LINUX_TARBALL"
+rm -rf "$t"
+mv "$tmp"/linux-source-* "$t"
+rmdir "$tmp"
+v=$(make -s -C "$t" kernelversion)
+git -C "$t" init -q -b base-tree
+git -C "$t" add -A -f .
+# A fixed identity and date, so that the base commit, and with it the
+# series' base-commit: line, is the same on every machine.
+env GIT_AUTHOR_NAME=base GIT_AUTHOR_EMAIL=base@localhost \
+	GIT_COMMITTER_NAME=base GIT_COMMITTER_EMAIL=base@localhost \
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" \
+	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+	git -C "$t" commit -q -m "Linux $v (Debian linux-source-6.12)"
+git -C "$t" tag base
+note "base tree $v at $(git -C "$t" rev-parse --short base)"

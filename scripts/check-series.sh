@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Per-patch checks of a series folder, on top of the base, in order:
+#   git am; W=1 and sparse (C=2) on arm_spe_pmu.o and every kernel .c
+#   file the patch touches, warnings compared with the same objects at
+#   the base; scripts/checkpatch.pl --strict --codespell; and, after the
+#   last patch, get_abi.pl on new ABI files and a full Image build.
+# Runs in the kernel tree itself (detached HEAD), then returns to the
+# branch it was on.  Prints a table and RESULT lines.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+t=$(ktree)
+d=$(series_dir "$t")
+name=$(basename "$d")
+o=$(kout "$t")
+log=$BUILD/check-$name
+mkdir -p "$log"
+rm -f "$log"/*
+
+mapfile -t patches < <(series_patches "$d" | grep -v '/0000-' || true)
+if [ ${#patches[@]} -eq 0 ]; then
+	note "series/$name has no patches"
+	result skip "series-$name: no patches"
+	exit 0
+fi
+
+[ -z "$(git -C "$t" status --porcelain --untracked-files=no)" ] ||
+	die "$t has uncommitted changes"
+orig=$(git -C "$t" symbolic-ref -q --short HEAD || git -C "$t" rev-parse HEAD)
+trap 'git -C "$t" am --abort >/dev/null 2>&1 || true; git -C "$t" checkout -q "$orig"' EXIT
+git -C "$t" checkout -q --detach base
+
+# objs_for <patch>: objects to build for a patch, the driver always.
+objs_for() {
+	{
+		echo drivers/perf/arm_spe_pmu.o
+		sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$1" | grep -v '^tools/' || true
+	} | sort -u
+}
+
+# warnings <object>: build it with W=1 and sparse, print the count of
+# warning lines for that object's source.
+warnings() {
+	local obj=$1 src=${1%.o}.c f
+	f=$log/build.$(git -C "$t" rev-parse --short HEAD).$(echo "$1" | tr / _)
+	[ -f "$t/$src" ] || { echo 0; return; }
+	if ! kmake "$t" W=1 C=2 "$obj" >"$f" 2>&1; then
+		echo FAIL
+		return
+	fi
+	grep -c ': \(warning\|error\):' "$f" || true
+}
+
+"$ROOT/scripts/kconfig.sh"
+note "base: building Image"
+kmake "$t" Image >"$log/base-image.log" 2>&1 || die "base Image does not build: $log/base-image.log"
+mkdir -p "$BUILD/images"
+cp "$o/arch/arm64/boot/Image" "$BUILD/images/$name-base-Image"
+
+declare -A base_warn
+all_objs=$(for p in "${patches[@]}"; do objs_for "$p"; done | sort -u)
+for obj in $all_objs; do
+	base_warn[$obj]=$(warnings "$obj")
+	[ "${base_warn[$obj]}" = FAIL ] && base_warn[$obj]=0
+done
+
+fail=0
+printf '%-70s %-10s %-8s %-6s\n' patch checkpatch warn-d builds >"$log/table"
+for p in "${patches[@]}"; do
+	pn=$(basename "$p")
+	if ! git -C "$t" -c user.name=check -c user.email=check@localhost am -q "$p" >"$log/am.$pn" 2>&1; then
+		printf '%-70s %-10s %-8s %-6s\n' "$pn" - - "no(am)" >>"$log/table"
+		result fail "$name/$pn: git am"
+		fail=1
+		break
+	fi
+	# A patch may add Kconfig options the fragment asks for.
+	"$ROOT/scripts/kconfig.sh" >"$log/kconfig.$pn" 2>&1 || true
+
+	(cd "$t" && scripts/checkpatch.pl --strict --codespell --no-summary -q "$p") >"$log/checkpatch.$pn" 2>&1 || true
+	cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\):' "$log/checkpatch.$pn" || true)
+
+	builds=yes
+	delta=0
+	for obj in $(objs_for "$p"); do
+		w=$(warnings "$obj")
+		if [ "$w" = FAIL ]; then
+			builds=no
+			continue
+		fi
+		extra=$((w - ${base_warn[$obj]:-0}))
+		[ $extra -gt 0 ] && delta=$((delta + extra))
+	done
+	printf '%-70s %-10s %-8s %-6s\n' "$pn" "$cp_n" "+$delta" "$builds" >>"$log/table"
+	if [ "$cp_n" = 0 ] && [ "$delta" = 0 ] && [ "$builds" = yes ]; then
+		result pass "$name/$pn: checkpatch, W=1, sparse, build"
+	else
+		result fail "$name/$pn: checkpatch $cp_n, new warnings $delta, builds $builds (see $log)"
+		fail=1
+	fi
+done
+
+# New ABI files must validate.
+for f in $(git -C "$t" diff --name-only --diff-filter=A base HEAD -- Documentation/ABI); do
+	if (cd "$t" && scripts/get_abi.pl validate --dir "$(dirname "$f")" 2>&1) |
+		grep -i "$(basename "$f")" >"$log/abi" 2>&1; then
+		result fail "$name: get_abi.pl validate $f (see $log/abi)"
+		fail=1
+	else
+		result pass "$name: get_abi.pl validate $f"
+	fi
+done
+
+if kmake "$t" Image >"$log/image.log" 2>&1; then
+	cp "$o/arch/arm64/boot/Image" "$BUILD/images/$name-Image"
+	result pass "$name: full Image build"
+else
+	result fail "$name: full Image build (see $log/image.log)"
+	fail=1
+fi
+cat "$log/table"
+exit 0
