@@ -18,8 +18,7 @@ static bool test_base_den0154_is_caught(void)
 	struct hx_event *e;
 	int line;
 
-	if (spe.mode != SPE_MODE_DEN0154)
-		return true;	/* nothing to catch in this mode */
+	SKIP_IF(spe.mode != SPE_MODE_DEN0154);
 	ASSERT_EQ(harness_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
@@ -61,8 +60,8 @@ static bool test_base_start_pointer_unsynchronised(void)
 {
 	struct hx_event *e;
 
-	if (spe.mode == SPE_MODE_BARE || !spe.visibility)
-		return true;	/* not observable without the assumption */
+	/* not observable without the visibility assumption */
+	SKIP_IF(spe.mode == SPE_MODE_BARE || !spe.visibility);
 	ASSERT_EQ(harness_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
@@ -79,8 +78,7 @@ static bool test_base_size_event_unflagged(void)
 {
 	struct hx_event *e;
 
-	if (spe.mode != SPE_MODE_BARE)
-		return true;
+	SKIP_IF(spe.mode != SPE_MODE_BARE);
 	ASSERT_EQ(harness_load(), 0);
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);

@@ -20,6 +20,16 @@ struct harness_test {
 extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
 	base_tests[];
 extern bool harness_verbose;
+extern bool harness_skipped;
+
+/* The scenario does not apply to this mode: report it as skipped */
+#define SKIP_IF(cond)							\
+	do {								\
+		if (cond) {						\
+			harness_skipped = true;				\
+			return true;					\
+		}							\
+	} while (0)
 extern bool harness_tree_patched;
 
 #define ASSERT_TRUE(expr)						\

@@ -206,6 +206,7 @@ static bool test_handler_resumes_before_eret(void)
 {
 	struct hx_event *e;
 
+	SKIP_IF(!spe.visibility);
 	ASSERT_EQ(harness_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
