@@ -11,6 +11,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TREE=${TREE:-$HERE/../build/linux}
 O=${O:-$HERE/../build/harness}
 rc=0
+mkdir -p "$O"
 
 for rev in work base; do
 	if ! git -C "$TREE" rev-parse -q --verify "$rev^{commit}" >/dev/null; then
