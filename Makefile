@@ -12,7 +12,7 @@
 
 export KSRC BASE SERIES
 
-.PHONY: all deps base apply build check export harness clean
+.PHONY: all deps base apply build check export bench clean
 
 all: build
 
@@ -36,3 +36,7 @@ export:
 
 clean:
 	rm -rf build
+
+# Per-interrupt cost of the base and patched driver in the model
+bench:
+	@$(MAKE) -s -C harness bench
