@@ -30,8 +30,9 @@ stage() {
 	return $rc
 }
 
-stage setup "$ROOT/scripts/setup.sh" || { "$ROOT/scripts/summary.sh" "$log"; exit 1; }
-stage base "$ROOT/scripts/base.sh" || { "$ROOT/scripts/summary.sh" "$log"; exit 1; }
+abort() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; exit 1; }
+stage setup "$ROOT/scripts/setup.sh" || abort
+stage base "$ROOT/scripts/base.sh" || abort
 stage apply "$ROOT/scripts/apply.sh"
 stage export "$ROOT/scripts/check-export.sh"
 stage series "$ROOT/scripts/check-series.sh"
@@ -42,4 +43,5 @@ for s in "$ROOT"/scripts/stages/*.sh; do
 done
 
 echo "TIME total $(($(date +%s) - T0))s" >>"$log"
-"$ROOT/scripts/summary.sh" "$log"
+"$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"
+exit "${PIPESTATUS[0]}"
