@@ -11,7 +11,7 @@ set -euo pipefail
 
 t=$(ktree)
 d=$(series_dir "$t")
-git -C "$t" rev-parse -q --verify refs/tags/base >/dev/null || die "no base tree; run scripts/base.sh"
+git -C "$t" rev-parse -q --verify refs/tags/$BASE_TAG >/dev/null || die "no base tree; run scripts/base.sh"
 
 # The same identity and dates on every machine give the same commit ids,
 # so that an export of "work" can be compared with the folder byte for byte.
@@ -22,7 +22,7 @@ am_env() {
 
 apply_to() {	# apply_to <branch>
 	local p
-	git -C "$t" checkout -q -B "$1" base
+	git -C "$t" checkout -q -B "$1" "$BASE_TAG"
 	for p in $(series_patches "$d"); do
 		case "$(basename "$p")" in 0000-*) continue ;; esac
 		am_env git -C "$t" am -q --committer-date-is-author-date "$p" ||
@@ -39,21 +39,21 @@ apply_to() {	# apply_to <branch>
 
 fingerprint() { (cat "$d/series" 2>/dev/null; series_patches "$d" | xargs -r cat) | sha1sum | cut -d' ' -f1; }
 
-if git -C "$t" rev-parse -q --verify refs/heads/work >/dev/null; then
-	work=$(git -C "$t" rev-parse work)
+if git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null; then
+	work=$(git -C "$t" rev-parse "$WORK")
 	applied=$(git -C "$t" rev-parse -q --verify refs/series/applied || true)
 	if [ "$work" != "$applied" ]; then
-		note "branch work has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
-		git -C "$t" checkout -q work
+		note "branch $WORK has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
+		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
 	if [ "$(git -C "$t" config series.fingerprint || true)" = "$(fingerprint)" ]; then
-		git -C "$t" checkout -q work
+		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
 fi
 
-note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch work"
-apply_to work
-git -C "$t" update-ref refs/series/applied work
+note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch $WORK"
+apply_to "$WORK"
+git -C "$t" update-ref refs/series/applied "$WORK"
 git -C "$t" config series.fingerprint "$(fingerprint)"

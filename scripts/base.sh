@@ -9,7 +9,7 @@ set -euo pipefail
 
 t=$(ktree)
 if [ -d "$t/.git" ] || [ -f "$t/.git" ]; then
-	git -C "$t" rev-parse -q --verify refs/tags/base >/dev/null && exit 0
+	git -C "$t" rev-parse -q --verify refs/tags/$BASE_TAG >/dev/null && exit 0
 fi
 mkdir -p "$BUILD"
 
@@ -19,7 +19,7 @@ if [ -n "${KSRC:-}" ]; then
 		die "BASE=${BASE:-HEAD} is not a commit in $KSRC"
 	note "worktree of $KSRC at ${BASE:-HEAD} ($rev) in $t"
 	git -C "$KSRC" worktree add --detach "$t" "$rev"
-	git -C "$t" tag -f base "$rev" >/dev/null
+	git -C "$t" tag -f "$BASE_TAG" "$rev" >/dev/null
 	exit 0
 fi
 

@@ -8,10 +8,10 @@ set -euo pipefail
 t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 o=$(kout "$t")
-git -C "$t" checkout -q work
+git -C "$t" checkout -q "$WORK"
 "$ROOT/scripts/kconfig.sh"
 kmake "$t" Image
 mkdir -p "$BUILD/images"
 cp "$o/arch/arm64/boot/Image" "$BUILD/images/$name-Image"
 grep -q '^CONFIG_ARM_SPE_PMU=y' "$o/.config" || die "ARM_SPE_PMU is not built in"
-note "patched kernel ($(git -C "$t" describe --always work), series/$name): $BUILD/images/$name-Image"
+note "patched kernel ($(git -C "$t" describe --always "$WORK"), series/$name): $BUILD/images/$name-Image"

@@ -29,7 +29,7 @@ fi
 	die "$t has uncommitted changes"
 orig=$(git -C "$t" symbolic-ref -q --short HEAD || git -C "$t" rev-parse HEAD)
 trap 'git -C "$t" am --abort >/dev/null 2>&1 || true; git -C "$t" checkout -q "$orig"' EXIT
-git -C "$t" checkout -q --detach base
+git -C "$t" checkout -q --detach "$BASE_TAG"
 
 # objs_for <patch>: objects to build for a patch, the driver always.
 objs_for() {
@@ -102,7 +102,7 @@ for p in "${patches[@]}"; do
 done
 
 # New ABI files must validate.
-for f in $(git -C "$t" diff --name-only --diff-filter=A base HEAD -- Documentation/ABI); do
+for f in $(git -C "$t" diff --name-only --diff-filter=A "$BASE_TAG" HEAD -- Documentation/ABI); do
 	if (cd "$t" && scripts/get_abi.pl validate --dir "$(dirname "$f")" 2>&1) |
 		grep -i "$(basename "$f")" >"$log/abi" 2>&1; then
 		result fail "$name: get_abi.pl validate $f (see $log/abi)"

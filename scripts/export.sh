@@ -11,27 +11,35 @@ set -euo pipefail
 t=$(ktree)
 d=$(series_dir "$t")
 out=${1:-$d}
-git -C "$t" rev-parse -q --verify refs/heads/work >/dev/null || die "no branch work in $t"
-n=$(git -C "$t" rev-list --count base..work)
-[ "$n" -gt 0 ] || die "branch work has no commits on top of base"
+git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null || die "no branch $WORK in $t"
+n=$(git -C "$t" rev-list --count "$BASE_TAG..$WORK")
+[ "$n" -gt 0 ] || die "branch $WORK has no commits on top of $BASE_TAG"
 
-desc=$(git -C "$t" config "branch.work.description" || true)
-[ -n "$desc" ] || die "branch work has no description (the cover letter): git -C $t branch --edit-description work"
+desc=$(git -C "$t" config "branch.$WORK.description" || true)
+[ -n "$desc" ] || die "branch $WORK has no description (the cover letter): git -C $t branch --edit-description $WORK"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$t" format-patch -q --no-signature --cover-letter \
-	--cover-from-description=subject --base=base -o "$tmp" base..work
+git -C "$t" format-patch -q --no-signature --zero-commit --cover-letter \
+	--cover-from-description=subject --base="$BASE_TAG" -o "$tmp" "$BASE_TAG..$WORK"
 
 # Recipients: maintainers and lists of everything the series touches.
-to=$(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback \
-	--no-rolestats --no-multiline --separator ', ' --no-l "$tmp"/0*.patch)
-cc=$(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback \
-	--no-rolestats --no-multiline --separator ', ' --no-m --no-r "$tmp"/0*.patch)
+gm() {
+	(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --no-multiline --separator ', ' "$@" \
+		$(ls "$tmp"/0*.patch | grep -v /0000-) 2>/dev/null)
+}
+to=$(gm --no-l)
+cc=$(gm --no-m --no-r)
 rm -f "$tmp"/*.patch
-git -C "$t" format-patch -q --no-signature --cover-letter \
-	--cover-from-description=subject --base=base \
-	--to="$to" --cc="$cc" -o "$tmp" base..work
+git -C "$t" format-patch -q --no-signature --zero-commit --cover-letter \
+	--cover-from-description=subject --base="$BASE_TAG" \
+	--to="$to" --cc="$cc" -o "$tmp" "$BASE_TAG..$WORK"
+
+# The cover letter is dated now by git; date it like the last patch so
+# that the same branch always exports the same folder.
+date=$(git -C "$t" log -1 --format=%aD "$WORK")
+sed -i "0,/^Date: .*/s//Date: $date/" "$tmp"/0000-cover-letter.patch
 
 mkdir -p "$out"
 rm -f "$out"/*.patch "$out"/series

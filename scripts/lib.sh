@@ -3,6 +3,9 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
+# Debian's python3 first: the kernel's scripts (spdxcheck.py, kunit.py) need
+# python3-ply and python3-git from Debian, not another python3 on PATH.
+export PATH=/usr/bin:/bin:$PATH
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
@@ -45,7 +48,18 @@ series_patches() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$d/series" | sed "s|^|$d/|"
 }
 
-kout() { echo "$BUILD/kout-$(basename "$(series_dir "$@")")"; }
+# The base is tagged BASE_TAG and the series applied on branch WORK. In a
+# tree of the user's own (KSRC) they carry a prefix, not to clash with
+# the user's refs.
+if [ -n "${KSRC:-}" ]; then
+	BASE_TAG=spe-vm/base
+	WORK=spe-vm/work
+else
+	BASE_TAG=base
+	WORK=work
+fi
+
+kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")-$(basename "$(series_dir "$@")")"; }
 
 kmake() {
 	local t=$1
