@@ -12,16 +12,13 @@ image=$BUILD/images/$name-Image
 [ -f "$image" ] || die "no patched Image ($image): the series stage failed"
 
 args=(--kunit)
-if [ -x "$ROOT/scripts/kselftest-build.sh" ]; then
-	"$ROOT/scripts/kselftest-build.sh" "$t" >&2
-	for f in "$BUILD"/kselftest/*; do
-		[ -x "$f" ] && args+=(--test "$f")
-	done
-fi
-if [ -x "$ROOT/scripts/perf-build.sh" ] && [ -d "$ROOT/tests/perf-spe-cap" ]; then
-	"$ROOT/scripts/perf-build.sh" "$t" >&2
-	make -s -C "$ROOT/tests/perf-spe-cap" O="$BUILD/perf-spe-cap" >&2
-	args+=(--file "$BUILD/perf-$(basename "$t")/perf:/bin/perf")
-	args+=(--test "$BUILD/perf-spe-cap/perf-spe-cap")
-fi
+"$ROOT/scripts/kselftest-build.sh" "$t" >&2
+for f in "$BUILD"/kselftest/*; do
+	[ -x "$f" ] && args+=(--test "$f")
+done
+# The perf tool of branch work, and its test with a faked arm_spe_0
+"$ROOT/scripts/perf-build.sh" "$t" >&2
+"$ROOT/tests/perf-spe-cap/build.sh" >&2
+args+=(--file "$BUILD/perf-$(basename "$t")/perf:/bin/perf")
+args+=(--test "$BUILD/perf-spe-cap/perf-spe-cap")
 "$ROOT/scripts/boot.sh" "${args[@]}" "qemu-$name" "$image"
