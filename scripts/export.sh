@@ -5,6 +5,8 @@
 #   tree's scripts/get_maintainer.pl, and an ordered "series" file.
 # export.sh [OUTDIR]: write somewhere else (used by the check that the
 # folder is what an export gives).
+# BASE_COMMIT_ID=<sha>: the base-commit: line to write when the tree's base
+# is a stand-in for that public commit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,6 +42,12 @@ git -C "$t" format-patch -q --no-signature --zero-commit --cover-letter \
 # that the same branch always exports the same folder.
 date=$(git -C "$t" log -1 --format=%aD "$WORK")
 sed -i "0,/^Date: .*/s//Date: $date/" "$tmp"/0000-cover-letter.patch
+
+# A stand-in for a public base (see series/mainline/README): name the
+# public commit the series is for.
+if [ -n "${BASE_COMMIT_ID:-}" ]; then
+	sed -i "s/^base-commit: .*/base-commit: $BASE_COMMIT_ID/" "$tmp"/0000-cover-letter.patch
+fi
 
 mkdir -p "$out"
 rm -f "$out"/*.patch "$out"/series

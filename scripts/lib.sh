@@ -17,9 +17,12 @@ die() { echo "error: $*" >&2; exit 1; }
 note() { echo "== $*"; }
 
 # Where the kernel tree lives: our own unpacked copy of the Debian
-# package, or a worktree of the user's tree (KSRC) at BASE.
+# package, or a worktree of the user's tree (KSRC) at BASE, or KTREE used
+# as it is (with BASE_TAG and WORK naming its refs).
 ktree() {
-	if [ -n "${KSRC:-}" ]; then
+	if [ -n "${KTREE:-}" ]; then
+		echo "$KTREE"
+	elif [ -n "${KSRC:-}" ]; then
 		echo "$BUILD/wt-$(echo "${BASE:-HEAD}" | tr '/' '_')"
 	else
 		echo "$BUILD/linux"
@@ -52,11 +55,11 @@ series_patches() {
 # tree of the user's own (KSRC) they carry a prefix, not to clash with
 # the user's refs.
 if [ -n "${KSRC:-}" ]; then
-	BASE_TAG=spe-vm/base
-	WORK=spe-vm/work
+	BASE_TAG=${BASE_TAG:-spe-vm/base}
+	WORK=${WORK:-spe-vm/work}
 else
-	BASE_TAG=base
-	WORK=work
+	BASE_TAG=${BASE_TAG:-base}
+	WORK=${WORK:-work}
 fi
 
 kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")-$(basename "$(series_dir "$@")")"; }
