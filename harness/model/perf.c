@@ -22,6 +22,7 @@ bool harness_deny_kernel;
 cpumask_t harness_online_mask;
 struct pmu *harness_pmu;
 struct harness_irq_stats hirq;
+bool hx_unmap_check;
 
 static struct device pmu_dev;
 static struct platform_device pdev;
@@ -631,7 +632,18 @@ static void settle(int cpu)
 
 struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err)
 {
+	struct perf_event_attr attr = { .config = config, .sample_period = period };
+
+	if (harness_pmu)
+		attr.type = harness_pmu->type;
+	return hx_open_attr(cpu, &attr, err);
+}
+
+/* perf_event_open() with a whole attr: the type is taken as given */
+struct hx_event *hx_open_attr(int cpu, const struct perf_event_attr *attr, int *err)
+{
 	struct hx_event *e = calloc(1, sizeof(*e));
+	u64 period = attr->sample_period;
 	int slot, ret;
 
 	for (slot = 0; slot < 8 && events[slot]; slot++)
@@ -641,9 +653,7 @@ struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err)
 		*err = -EBUSY;
 		return NULL;
 	}
-	e->ev.attr.type = harness_pmu->type;
-	e->ev.attr.config = config;
-	e->ev.attr.sample_period = period;
+	e->ev.attr = *attr;
 	e->ev.pmu = harness_pmu;
 	e->ev.cpu = cpu;
 	e->ev.pending_disable = -1;
@@ -685,6 +695,14 @@ int hx_mmap_aux(struct hx_event *e, int nr_pages, bool snapshot)
 		return -ENOMEM;		/* rb_alloc_aux() */
 	}
 	rb->aux_nr_pages = nr_pages;
+	/*
+	 * A new AUX area on an event mapped before: the tool has read (or
+	 * dropped) what the old area held, so its PERF_RECORD_AUXes and
+	 * flags do not describe the new one, and the tail catches up.
+	 */
+	rb->consumed_recs = rb->nr_recs;
+	rb->all_flags = 0;
+	rb->user_aux_tail = rb->aux_head;
 	rb->aux_overwrite = snapshot;
 	rb->aux_watermark = snapshot ? 0 : (unsigned long)nr_pages << (PAGE_SHIFT - 1);
 	rb->aux_refcount = 1;
@@ -711,6 +729,9 @@ void hx_munmap_aux(struct hx_event *e)
 		settle(e->ev.oncpu);
 	}
 	hx_consume(e);
+	/* the fuzzer checks for unflagged loss while the data is still there */
+	if (hx_unmap_check)
+		hx_check_data(e);
 	rb->aux_mmap_count = 0;
 	e->mapped = false;
 	free_aux_ref(rb);

@@ -65,6 +65,8 @@ void harness_cpu_online(int cpu);
 void harness_cpu_offline(int cpu);
 
 struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err);
+struct hx_event *hx_open_attr(int cpu, const struct perf_event_attr *attr, int *err);
+extern bool hx_unmap_check;		/* hx_munmap_aux() runs hx_check_data() */
 int hx_mmap_aux(struct hx_event *e, int nr_pages, bool snapshot);
 void hx_munmap_aux(struct hx_event *e);
 int hx_enable(struct hx_event *e, int cpu);	/* pmu::add(PERF_EF_START) */

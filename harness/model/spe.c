@@ -301,6 +301,8 @@ static void evaluate(int cpu, bool e_was)
 		    (c->refuse_next || (max && lim - ptr > max))) {
 			c->refuse_next = false;
 			raise_event(c, PMBSR_EL1_EC_BUF, 0x4, false);
+			spe.stats.size_events++;
+			spe.stats.size_event_cpus |= 1u << cpu;
 			return;
 		}
 		/* R94, R97: pointer within the buffer, a record's room below LIMIT */

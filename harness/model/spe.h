@@ -41,6 +41,8 @@ struct spe_stats {
 	uint64_t ignored;	/* writes dropped by the mode */
 	uint64_t ops;		/* model operations: accesses, barriers, workload ops */
 	uint64_t full_events, gap_ops, gaps;
+	uint64_t size_events;	/* buffer-size events raised (R111) */
+	unsigned int size_event_cpus;	/* mask of CPUs that raised one */
 };
 
 struct spe_access {
