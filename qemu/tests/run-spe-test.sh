@@ -54,7 +54,7 @@ LOG=$W/run-$MODE${EXPECT:+-$EXPECT}.log
 
 timeout -s TERM "$TIMEOUT" "$QEMU" -M virt,gic-version=3 \
 	-cpu "max,spe=on,spe-mode=$MODE$CPUX" -smp 2 -m 512 \
-	-nographic -no-reboot \
+	-nographic -no-reboot -nic none \
 	-kernel "$KERNEL" -initrd "$W/initramfs.cpio" \
 	-append "console=ttyAMA0 kpti=off panic=-1 rdinit=/init $KARGS" \
 	> "$LOG" 2>&1
