@@ -2,8 +2,8 @@
 # Shared by run-bounded.sh and run-long.sh.  Sourced, never run.
 #
 #   fuzz_build REV        build $O/fuzz-REV/fuzzer, log in $O/fuzz-build-REV.log
-#   fuzz_run REV LOG ARGS run it on the corpus of REV; crashes go to
-#                         $O/fuzz-crashes/REV/
+#   fuzz_run REV LOG ARGS run it on the corpus of REV and fuzz/seeds;
+#                         crashes go to $O/fuzz-crashes/REV/
 #   fuzz_summary LOG      sets RUNS, COV, FT, REPRO from a libFuzzer log
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,15 +25,17 @@ fuzz_build() {
 }
 
 fuzz_run() {
-	local rev=$1 log=$2 corpus crashes
+	local rev=$1 log=$2 corpus crashes seeds=("$HERE/fuzz/seeds")
 	shift 2
+	# FUZZ_NO_SEEDS=1: start from nothing (time to first violation)
+	[ -n "${FUZZ_NO_SEEDS:-}" ] && seeds=()
 	corpus=$(fuzz_corpus "$rev")
 	crashes=$O/fuzz-crashes/$(basename "$rev")
 	mkdir -p "$corpus" "$crashes"
-	# one job only: the machine's two cores are shared
+	# one process, one job (no -jobs/-workers): the two cores are shared
 	"$O/fuzz-$(basename "$rev")/fuzzer" -artifact_prefix="$crashes/" \
-		-print_final_stats=1 -jobs=1 -workers=1 "$@" \
-		"$corpus" "$HERE/fuzz/seeds" >"$log" 2>&1
+		-print_final_stats=1 "$@" \
+		"$corpus" "${seeds[@]}" >"$log" 2>&1
 }
 
 fuzz_summary() {

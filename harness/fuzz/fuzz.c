@@ -133,6 +133,9 @@ static void fail(const char *fmt, ...)
 		va_end(ap);
 		fputc('\n', stderr);
 	}
+	fprintf(stderr, "%d violation(s), %llu PMBIRQ storm(s); the first %d:\n",
+		spe.nr_violations, (unsigned long long)hirq.storms,
+		spe.nr_violations < 32 ? spe.nr_violations : 32);
 	for (int i = 0; i < spe.nr_violations && i < 32; i++)
 		fprintf(stderr, "  %s\n", spe.violations[i]);
 	fprintf(stderr, "---- ops:\n%s---- driver log:\n", w.trace);

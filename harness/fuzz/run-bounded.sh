@@ -16,8 +16,8 @@ if ! git -C "$TREE" rev-parse -q --verify "$rev^{commit}" >/dev/null; then
 	echo "RESULT skip $name (no $rev revision in $TREE)"
 	exit 0
 fi
-if ! command -v "${FUZZ_CC:-clang}" >/dev/null; then
-	echo "RESULT skip $name (no clang: install clang and libclang-rt-14-dev)"
+if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
+	echo "RESULT skip $name (no clang-14: install clang-14 and libclang-rt-14-dev)"
 	exit 0
 fi
 if ! fuzz_build "$rev"; then
