@@ -2,8 +2,10 @@
 # this into the QEMU tree as configs/devices/aarch64-softmmu/spe-test.mak).
 # Only the virt board and a few virtio devices a test guest may want.
 CONFIG_ARM_VIRT=y
-# TCG needs these (default y only with default devices)
+# TCG needs these (default y only with default devices); GICv3 for
+# gic-version=3
 CONFIG_ARM_V7M=y
+CONFIG_ARM_GICV3_TCG=y
 CONFIG_VIRTIO_BLK=y
 CONFIG_VIRTIO_RNG=y
 CONFIG_VIRTIO_SERIAL=y

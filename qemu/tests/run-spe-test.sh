@@ -52,7 +52,7 @@ fi
 [ -n "$EXPECT" ] && KARGS="$KARGS spetest.expect=$EXPECT"
 LOG=$W/run-$MODE${EXPECT:+-$EXPECT}.log
 
-timeout -s TERM "$TIMEOUT" "$QEMU" -M virt,gic-version=3 \
+timeout -s TERM "$TIMEOUT" "$QEMU" -M "virt,gic-version=${GIC:-3}" \
 	-cpu "max,spe=on,spe-mode=$MODE$CPUX" -smp 2 -m 512 \
 	-nographic -no-reboot -nic none \
 	-kernel "$KERNEL" -initrd "$W/initramfs.cpio" \

@@ -145,7 +145,7 @@ static double now(void)
 static int decode(const uint8_t *b, size_t len, int verbose)
 {
 	size_t i = 0;
-	int records = 0, pcs = 0, bad = 0;
+	int records = 0, pcs = 0, bad = 0, el0 = 0;
 
 	while (i < len) {
 		uint8_t h = b[i];
@@ -184,11 +184,13 @@ static int decode(const uint8_t *b, size_t len, int verbose)
 				       (int)((v >> 61) & 3), (int)(v >> 63));
 			if (((v >> 61) & 3) > 1)
 				bad++;
+			if (((v >> 61) & 3) == 0)
+				el0++;
 		}
 		i += n + pl;
 	}
-	printf("decode: %zu bytes, %d records, %d PC packets, %d bad\n",
-	       len, records, pcs, bad);
+	printf("decode: %zu bytes, %d records, %d PC packets (%d at EL0), %d bad\n",
+	       len, records, pcs, el0, bad);
 	return (records > 0 && pcs > 0 && !bad) ? records : -1;
 }
 
@@ -269,6 +271,9 @@ int main(void)
 	pid_t pid;
 	double t0;
 
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mkdir("/dev", 0755);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
@@ -282,6 +287,7 @@ int main(void)
 	show_dmesg("spe");
 
 	if (read_file(SPE_DEV "/type", buf, sizeof(buf)) < 0) {
+		printf("no %s: %s\n", SPE_DEV "/type", strerror(errno));
 		result("fail", "qemu-spe-probe");
 		goto out;
 	}
