@@ -36,21 +36,24 @@ have_debsrc() {
 }
 
 add_debsrc() {
+	# The same archives and suites as the deb entries already configured,
+	# as deb-src: no mirror is named here.
 	local f=/etc/apt/sources.list.d/qemu-spe-debsrc.sources
 	note "adding deb-src entries ($f)"
-	cat > "$f" <<-EOF
-	Types: deb-src
-	URIs: http://deb.debian.org/debian
-	Suites: bookworm bookworm-updates
-	Components: main
-	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-	Types: deb-src
-	URIs: http://deb.debian.org/debian-security
-	Suites: bookworm-security
-	Components: main
-	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-	EOF
+	{
+		for s in /etc/apt/sources.list.d/*.sources; do
+			[ "$s" = "$f" ] && continue
+			[ -f "$s" ] || continue
+			awk 'BEGIN { RS = ""; ORS = "\n\n" }
+			     /(^|\n)Types:([^\n]* )?deb([ \n]|$)/ && !/(^|\n)Enabled: *no/ {
+				sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$s"
+		done
+		if [ -f /etc/apt/sources.list ]; then
+			sed -n 's/^deb \(.*\)/deb-src \1/p' /etc/apt/sources.list |
+				awk '{ print "Types: deb-src\nURIs: " $2 "\nSuites: " $3 "\nComponents: " $4 "\n" }'
+		fi
+	} >"$f"
+	[ -s "$f" ] || die "no deb entries to derive deb-src entries from"
 	apt-get update -qq
 }
 
@@ -129,7 +132,9 @@ configure_build() {
 	note "configure"
 	mkdir -p "$OUT"
 	# shellcheck disable=SC2086
-	(cd "$OUT" && "$GIT/configure" $CONF_ARGS) || die "configure failed"
+	# Through ccache (Debian's /usr/lib/ccache): a fresh clone rebuilds fast.
+	(cd "$OUT" && PATH=/usr/lib/ccache:$PATH "$GIT/configure" $CONF_ARGS) ||
+		die "configure failed"
 	echo "$CONF_ARGS" > "$OUT/.spe-configured"
 }
 
