@@ -31,12 +31,39 @@ orig=$(git -C "$t" symbolic-ref -q --short HEAD || git -C "$t" rev-parse HEAD)
 trap 'git -C "$t" am --abort >/dev/null 2>&1 || true; git -C "$t" checkout -q "$orig"' EXIT
 git -C "$t" checkout -q --detach "$BASE_TAG"
 
-# objs_for <patch>: objects to build for a patch, the driver always.
+# objs_for <patch>: objects to build for a patch: the driver always, and
+# every kernel .c file the patch touches that its Makefile builds (a .c
+# file included by another, like the KUnit test, is built with that one).
 objs_for() {
-	{
-		echo drivers/perf/arm_spe_pmu.o
-		sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$1" | grep -v '^tools/' || true
-	} | sort -u
+	local o
+	echo drivers/perf/arm_spe_pmu.o
+	for o in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$1" | grep -v '^tools/'); do
+		grep -qs "\<$(basename "$o")\>" "$t/$(dirname "$o")/Makefile" && echo "$o"
+	done | sort -u
+}
+
+# checkpatch <patch>: checkpatch --strict; print the problems that count.
+#  - UNKNOWN_COMMIT_ID is not checked: the base is an import without the
+#    upstream history, so no Fixes: id can be looked up in it.
+#  - FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is answered
+#    here: it counts only if get_maintainer.pl finds no maintainer for a
+#    file the patch adds.
+checkpatch() {
+	local p=$1 f out dict
+	# Debian keeps codespell's dictionary inside its Python package.
+	dict=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
+	out=$(cd "$t" && scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
+		--ignore UNKNOWN_COMMIT_ID --no-summary -q "$p" 2>&1 || true)
+	if grep -q '^WARNING:FILE_PATH_CHANGES:' <<<"$out"; then
+		local orphan=0
+		for f in $(awk '/^diff --git/ { f = $4 } /^new file mode/ { sub(/^b\//, "", f); print f }' "$p"); do
+			(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
+				grep -q '(maintainer:' || { echo "no maintainer for $f"; orphan=1; }
+		done
+		[ $orphan = 0 ] && out=$(sed '/^WARNING:FILE_PATH_CHANGES:/,/^$/d' <<<"$out")
+	fi
+	[ -n "$out" ] && echo "$out"
+	return 0
 }
 
 # warnings <object>: build it with W=1 and sparse, print the count of
@@ -78,8 +105,8 @@ for p in "${patches[@]}"; do
 	# A patch may add Kconfig options the fragment asks for.
 	"$ROOT/scripts/kconfig.sh" >"$log/kconfig.$pn" 2>&1 || true
 
-	(cd "$t" && scripts/checkpatch.pl --strict --codespell --no-summary -q "$p") >"$log/checkpatch.$pn" 2>&1 || true
-	cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\):' "$log/checkpatch.$pn" || true)
+	checkpatch "$p" >"$log/checkpatch.$pn"
+	cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\|no maintainer\)' "$log/checkpatch.$pn" || true)
 
 	builds=yes
 	delta=0
