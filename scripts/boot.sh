@@ -14,10 +14,11 @@
 #   --cpu CPU          -cpu value (default: max)
 #   --append ARGS      extra kernel command line
 #   --timeout SECS     host-side limit for the whole boot (default 600)
+#   --tag TAG          prefix the programs' result names with TAG:
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tests=() files=() kunit=0 qemu=qemu-system-aarch64 cpu=max append="" timeout=600
+tests=() files=() kunit=0 qemu=qemu-system-aarch64 cpu=max append="" timeout=600 tag=""
 while [ $# -gt 2 ]; do
 	case "$1" in
 	--test) tests+=("$2"); shift 2 ;;
@@ -27,6 +28,7 @@ while [ $# -gt 2 ]; do
 	--cpu) cpu=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--tag) tag=$2; shift 2 ;;
 	*) die "unknown option $1" ;;
 	esac
 done
@@ -50,7 +52,7 @@ done
 
 rc=0
 timeout -k 10 "$timeout" "$qemu" -M virt -cpu "$cpu" -smp 2 -m 1G \
-	-nographic -no-reboot -kernel "$image" -initrd "$out/initramfs.cpio.gz" \
+	-nographic -no-reboot -nic none -kernel "$image" -initrd "$out/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 kpti=off panic=-1 $append" \
 	>"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
@@ -92,8 +94,9 @@ PY
 fi
 
 # Each program's TAP, between its markers.
-python3 - "$out/console.txt" "$out/tests" <<'PY'
+python3 - "$out/console.txt" "$out/tests" "$tag" <<'PY'
 import re, sys
+tag = sys.argv[3] + ":" if sys.argv[3] else ""
 lines = open(sys.argv[1], errors="replace").read().splitlines()
 cur, buf = None, []
 tap = re.compile(r"^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|skip|TODO)\b(.*))?$")
@@ -116,15 +119,15 @@ for line in lines:
                 word = "skip"
             results.append((word, t.group(2).strip() + (f" ({t.group(4).strip()})" if word == "skip" and t.group(4) else "")))
         for word, what in results:
-            print(f"RESULT {word} {cur}/{what}")
+            print(f"RESULT {word} {tag}{cur}/{what}")
         if rc not in ("0", "4") and not any(w == "fail" for w, _ in results):
-            print(f"RESULT fail {cur}: exit status {rc}")
+            print(f"RESULT fail {tag}{cur}: exit status {rc}")
         elif not results:
-            print(f"RESULT {'pass' if rc == '0' else 'skip'} {cur}: exit status {rc}, no TAP")
+            print(f"RESULT {'pass' if rc == '0' else 'skip'} {tag}{cur}: exit status {rc}, no TAP")
         cur = None
         continue
     if cur is not None:
         buf.append(line)
 if cur is not None:
-    print(f"RESULT fail {cur}: did not finish")
+    print(f"RESULT fail {tag}{cur}: did not finish")
 PY
