@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Regenerate a series folder from branch "work" of the kernel tree:
+# Regenerate a series folder from branch "work" of the kernel tree (index
+# lines abbreviated to 12 digits, whatever the size of the repository):
 #   git format-patch --cover-letter --base=base, recipients from the
 #   tree's scripts/get_maintainer.pl, and an ordered "series" file.
 # export.sh [OUTDIR]: write somewhere else (used by the check that the
@@ -22,7 +23,7 @@ desc=$(git -C "$t" config "branch.$WORK.description" || true)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$t" format-patch -q --no-signature --zero-commit --cover-letter \
+git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit --cover-letter \
 	--cover-from-description=subject --base="$BASE_TAG" -o "$tmp" "$BASE_TAG..$WORK"
 
 # Recipients: maintainers and lists of everything the series touches.
@@ -34,7 +35,7 @@ gm() {
 to=$(gm --no-l)
 cc=$(gm --no-m --no-r)
 rm -f "$tmp"/*.patch
-git -C "$t" format-patch -q --no-signature --zero-commit --cover-letter \
+git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit --cover-letter \
 	--cover-from-description=subject --base="$BASE_TAG" \
 	--to="$to" --cc="$cc" -o "$tmp" "$BASE_TAG..$WORK"
 
