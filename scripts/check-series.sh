@@ -72,6 +72,9 @@ warnings() {
 	local obj=$1 src=${1%.o}.c f
 	f=$log/build.$(git -C "$t" rev-parse --short HEAD).$(echo "$1" | tr / _)
 	[ -f "$t/$src" ] || { echo 0; return; }
+	# Always compile: git am can leave a source with the same timestamp as
+	# its object, which make then takes as up to date.
+	rm -f "$o/$obj"
 	if ! kmake "$t" W=1 C=2 "$obj" >"$f" 2>&1; then
 		echo FAIL
 		return

@@ -27,14 +27,17 @@ git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit --cov
 	--cover-from-description=subject --base="$BASE_TAG" -o "$tmp" "$BASE_TAG..$WORK"
 
 # Recipients: maintainers and lists of everything the series touches.
+# The MAINTAINERS of the branch, not of whatever is checked out.
+git -C "$t" show "$WORK:MAINTAINERS" >"$tmp/MAINTAINERS"
 gm() {
 	(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--mpath "$tmp/MAINTAINERS" \
 		--no-rolestats --no-multiline --separator ', ' "$@" \
 		$(ls "$tmp"/0*.patch | grep -v /0000-) 2>/dev/null)
 }
 to=$(gm --no-l)
 cc=$(gm --no-m --no-r)
-rm -f "$tmp"/*.patch
+rm -f "$tmp"/*.patch "$tmp/MAINTAINERS"
 git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit --cover-letter \
 	--cover-from-description=subject --base="$BASE_TAG" \
 	--to="$to" --cc="$cc" -o "$tmp" "$BASE_TAG..$WORK"
