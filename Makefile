@@ -7,10 +7,11 @@
 #   make check      every test; ends with "N passed, N failed, N skipped"
 #   make export     regenerate the series folder from branch "work"
 #
-# KSRC=/path/to/linux BASE=v6.16  use a worktree of your own tree
-# SERIES=mainline|6.12.y          override the series folder
+# BASE=7.3 (default) or BASE=6.12.y  which Debian base tree
+# KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
+# SERIES=7.3|v6.16|6.12.y           override the series folder
 
-export KSRC BASE SERIES
+export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build check export bench clean
 

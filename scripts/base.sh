@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Get the base kernel tree and tag it "base".
-#  - default: unpack Debian's linux-source-6.12 under build/, git init,
-#    commit, tag;
+#  - default: Debian's linux-source package of BASE (7.3 or 6.12.y, see
+#    lib.sh), fetched with a private apt configuration, unpacked under
+#    build/linux-BASE, imported into git with a fixed identity, tagged;
 #  - KSRC=/path/to/linux [BASE=v6.16]: a git worktree of that tree at BASE.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,15 +24,26 @@ if [ -n "${KSRC:-}" ]; then
 	exit 0
 fi
 
-[ -f "$LINUX_TARBALL" ] || die "$LINUX_TARBALL missing (apt-get install linux-source-6.12)"
-note "unpacking $LINUX_TARBALL into $t"
+pkg=$(base_pkg "$BASE")
+debs=$BUILD/debs
+mkdir -p "$debs"
+deb=$(ls "$debs"/"${pkg}"_*.deb 2>/dev/null | tail -n1 || true)
+if [ -z "$deb" ]; then
+	note "fetching $pkg with a private apt configuration"
+	papt_update
+	(cd "$debs" && papt download "$pkg") || die "cannot download $pkg"
+	deb=$(ls "$debs"/"${pkg}"_*.deb | tail -n1)
+fi
+debver=$(dpkg-deb -f "$deb" Version)
+note "unpacking $(basename "$deb") into $t"
 tmp=$BUILD/unpack.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
-tar -C "$tmp" -xf "$LINUX_TARBALL"
+dpkg-deb --fsys-tarfile "$deb" | tar -C "$tmp" -xf - --wildcards './usr/src/linux-source-*.tar.xz'
+tar -C "$tmp" -xf "$tmp"/usr/src/linux-source-*.tar.xz
 rm -rf "$t"
-mv "$tmp"/linux-source-* "$t"
-rmdir "$tmp"
+mv "$tmp"/linux-source-*/ "$t"
+rm -rf "$tmp"
 v=$(make -s -C "$t" kernelversion)
 git -C "$t" init -q -b base-tree
 git -C "$t" add -A -f .
@@ -41,6 +53,7 @@ env GIT_AUTHOR_NAME=base GIT_AUTHOR_EMAIL=base@localhost \
 	GIT_COMMITTER_NAME=base GIT_COMMITTER_EMAIL=base@localhost \
 	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" \
 	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-	git -C "$t" commit -q -m "Linux $v (Debian linux-source-6.12)"
-git -C "$t" tag base
-note "base tree $v at $(git -C "$t" rev-parse --short base)"
+	git -C "$t" commit -q -m "Linux $v (Debian $pkg)"
+git -C "$t" tag "$BASE_TAG"
+echo "$debver" >"$t/.git/debian-version"
+note "base tree $v (Debian $pkg $debver) at $(git -C "$t" rev-parse --short "$BASE_TAG")"

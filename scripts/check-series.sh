@@ -42,30 +42,6 @@ objs_for() {
 	done | sort -u
 }
 
-# checkpatch <patch>: checkpatch --strict; print the problems that count.
-#  - UNKNOWN_COMMIT_ID is not checked: the base is an import without the
-#    upstream history, so no Fixes: id can be looked up in it.
-#  - FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is answered
-#    here: it counts only if get_maintainer.pl finds no maintainer for a
-#    file the patch adds.
-checkpatch() {
-	local p=$1 f out dict
-	# Debian keeps codespell's dictionary inside its Python package.
-	dict=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
-	out=$(cd "$t" && scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
-		--ignore UNKNOWN_COMMIT_ID --no-summary -q "$p" 2>&1 || true)
-	if grep -q '^WARNING:FILE_PATH_CHANGES:' <<<"$out"; then
-		local orphan=0
-		for f in $(awk '/^diff --git/ { f = $4 } /^new file mode/ { sub(/^b\//, "", f); print f }' "$p"); do
-			(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
-				grep -q '(maintainer:' || { echo "no maintainer for $f"; orphan=1; }
-		done
-		[ $orphan = 0 ] && out=$(sed '/^WARNING:FILE_PATH_CHANGES:/,/^$/d' <<<"$out")
-	fi
-	[ -n "$out" ] && echo "$out"
-	return 0
-}
-
 # warnings <object>: build it with W=1 and sparse, print the count of
 # warning lines for that object's source.
 warnings() {
@@ -108,7 +84,7 @@ for p in "${patches[@]}"; do
 	# A patch may add Kconfig options the fragment asks for.
 	"$ROOT/scripts/kconfig.sh" >"$log/kconfig.$pn" 2>&1 || true
 
-	checkpatch "$p" >"$log/checkpatch.$pn"
+	checkpatch "$t" "$p" >"$log/checkpatch.$pn"
 	cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\|no maintainer\)' "$log/checkpatch.$pn" || true)
 
 	builds=yes

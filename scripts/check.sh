@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every test of the project, stage by stage, then one closing line:
+# Every test of the project, stage by stage and base by base, then one
+# closing line:
 #   N passed, N failed, N skipped
 # Stages print RESULT lines (collected in build/check.log) and their
-# wall time.
+# wall time.  Every Debian base (lib.sh: DEBIAN_BASES, or CHECK_BASES)
+# goes through the same stages; with KSRC, only that tree.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,18 +32,33 @@ stage() {
 	return $rc
 }
 
-abort() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; exit 1; }
-stage setup "$ROOT/scripts/setup.sh" || abort
-stage base "$ROOT/scripts/base.sh" || abort
-stage apply "$ROOT/scripts/apply.sh"
-stage export "$ROOT/scripts/check-export.sh"
-stage series "$ROOT/scripts/check-series.sh"
-for s in "$ROOT"/scripts/stages/*.sh; do
-	[ -e "$s" ] || continue
-	n=$(basename "$s" .sh)
-	stage "${n#[0-9][0-9]-}" "$s"
-done
+summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
+
+# The stages of one tree; BASE (and KSRC) are already in the environment.
+check_tree() {
+	local p=$1 s n
+	stage "$p"base "$ROOT/scripts/base.sh" || return 1
+	stage "$p"apply "$ROOT/scripts/apply.sh" || return 1
+	[ -n "${KSRC:-}" ] || stage "$p"debian "$ROOT/scripts/check-debian.sh"
+	stage "$p"export "$ROOT/scripts/check-export.sh"
+	stage "$p"series "$ROOT/scripts/check-series.sh"
+	for s in "$ROOT"/scripts/stages/*.sh; do
+		[ -e "$s" ] || continue
+		n=$(basename "$s" .sh)
+		stage "$p${n#[0-9][0-9]-}" "$s"
+	done
+}
+
+stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
+if [ -n "${KSRC:-}" ]; then
+	check_tree ""
+else
+	for b in ${CHECK_BASES:-$DEBIAN_BASES}; do
+		(export BASE=$b; check_tree "$b-")
+	done
+	stage v6.16 "$ROOT/scripts/check-v6.16.sh"
+fi
 
 echo "TIME total $(($(date +%s) - T0))s" >>"$log"
-"$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"
+summary
 exit "${PIPESTATUS[0]}"

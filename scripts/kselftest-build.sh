@@ -6,7 +6,7 @@
 #
 #   scripts/kselftest-build.sh <kernel tree>
 #
-# Output: build/kselftest/arm_spe_buffer.  The headers are exported with O=
+# Output: build/kselftest-<tree name>/arm_spe_buffer.  The headers are exported with O=
 # under build/kselftest-hdr/<tree name>, so the tree itself stays clean.
 # The official way builds too (all perf_events tests, dynamically linked):
 #   make -C <tree> O=<dir> ARCH=arm64 headers
@@ -22,7 +22,7 @@ src=$tree/tools/testing/selftests/perf_events/$test.c
 [ -f "$src" ] || die "$src: missing (is the kselftest patch applied?)"
 
 hdr=$BUILD/kselftest-hdr/$(basename "$tree")
-out=$BUILD/kselftest
+out=$BUILD/kselftest-$(basename "$tree")
 mkdir -p "$hdr" "$out"
 
 make -s -C "$tree" O="$hdr" ARCH=arm64 headers

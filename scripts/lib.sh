@@ -9,14 +9,87 @@ export PATH=/usr/bin:/bin:$PATH
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
-# The Debian package that carries the default base tree.
-LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo "== $*"; }
 
-# Where the kernel tree lives: our own unpacked copy of the Debian
+# The Debian bases: BASE=<name> picks one (default: the current mainline
+# release).  Each is Debian's linux-source package of that kernel, fetched
+# through a private apt configuration (papt below), never installed; its
+# series folder is series/<name>.
+DEFAULT_BASE=7.3
+DEBIAN_BASES="7.3 6.12.y"
+base_pkg() {
+	case "$1" in
+	7.3) echo linux-source-7.3 ;;		# trixie-backports
+	6.12.y) echo linux-source-6.12 ;;	# bookworm(-security)
+	*) return 1 ;;
+	esac
+}
+
+# With KSRC (a tree of the user's own) BASE is a revision of that tree.
+if [ -z "${KSRC:-}" ]; then
+	BASE=${BASE:-$DEFAULT_BASE}
+	[ -n "${KTREE:-}" ] || base_pkg "$BASE" >/dev/null ||
+		die "BASE=$BASE: not one of: $DEBIAN_BASES (or set KSRC=/path/to/linux)"
+fi
+
+# papt ARGS...: apt-get with a private configuration under build/apt, so
+# that fetching a package of another Debian suite changes nothing of what
+# the machine's own packages resolve to.  The archive is the one the
+# machine's Debian entries already use.
+papt_init() {
+	local d=$BUILD/apt uri
+	[ -f "$d/sources.list" ] && return 0
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	{
+		# The machine's own Debian suites (bookworm, its updates and
+		# security), as one-line entries...
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -f "$f" ] || continue
+			awk 'BEGIN { RS = "" }
+			     /(^|\n)Types:([^\n]* )?deb( |\n|$)/ && !/(^|\n)Enabled: *no/ {
+				u = s = c = k = ""
+				n = split($0, l, "\n")
+				for (i = 1; i <= n; i++) {
+					if (l[i] ~ /^URIs:/) { sub(/^URIs: */, "", l[i]); u = l[i] }
+					if (l[i] ~ /^Suites:/) { sub(/^Suites: */, "", l[i]); s = l[i] }
+					if (l[i] ~ /^Components:/) { sub(/^Components: */, "", l[i]); c = l[i] }
+					if (l[i] ~ /^Signed-By:/) { sub(/^Signed-By: */, "", l[i]); k = l[i] }
+				}
+				if (u !~ /debian/) next
+				m = split(s, ss, " ")
+				for (j = 1; j <= m; j++)
+					printf "deb [signed-by=%s] %s %s %s\n", k, u, ss[j], c
+			     }' "$f"
+		done
+		grep -s '^deb .*debian' /etc/apt/sources.list || true
+		# ...and the current kernel's suite from the same archive.
+		uri=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+			grep -o 'https\?://[^ ]*/debian/\?$' | head -n1)
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie-backports main"
+	} >"$d/sources.list.tmp"
+	grep -q '^deb .* bookworm ' "$d/sources.list.tmp" || die "no Debian archive configured in /etc/apt"
+	mv "$d/sources.list.tmp" "$d/sources.list"
+	rm -f "$d/updated"
+}
+papt() {
+	local d=$BUILD/apt
+	papt_init
+	apt-get -q -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
+		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
+}
+# papt_update: fetch the private package lists once per build/ folder.
+papt_update() {
+	papt_init
+	[ -f "$BUILD/apt/updated" ] && return 0
+	papt update >&2 || die "apt-get update (private lists in $BUILD/apt) failed"
+	touch "$BUILD/apt/updated"
+}
+
+# Where the kernel tree lives: our own import of the base's Debian
 # package, or a worktree of the user's tree (KSRC) at BASE, or KTREE used
 # as it is (with BASE_TAG and WORK naming its refs).
 ktree() {
@@ -25,12 +98,12 @@ ktree() {
 	elif [ -n "${KSRC:-}" ]; then
 		echo "$BUILD/wt-$(echo "${BASE:-HEAD}" | tr '/' '_')"
 	else
-		echo "$BUILD/linux"
+		echo "$BUILD/linux-$BASE"
 	fi
 }
 
-# The series folder that matches the tree: 6.12.y for a 6.12 base,
-# mainline otherwise.  SERIES=<folder> overrides.
+# The series folder that matches the tree's version.  SERIES=<folder>
+# overrides.
 series_dir() {
 	local t=${1:-$(ktree)} v
 	if [ -n "${SERIES:-}" ]; then
@@ -40,7 +113,8 @@ series_dir() {
 	v=$(make -s -C "$t" kernelversion 2>/dev/null)
 	case "$v" in
 	6.12.*) echo "$ROOT/series/6.12.y" ;;
-	*) echo "$ROOT/series/mainline" ;;
+	6.16*) echo "$ROOT/series/v6.16" ;;
+	*) echo "$ROOT/series/7.3" ;;
 	esac
 }
 
@@ -62,12 +136,37 @@ else
 	WORK=${WORK:-work}
 fi
 
-kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")-$(basename "$(series_dir "$@")")"; }
+kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
 
 kmake() {
 	local t=$1
 	shift
 	make -C "$t" O="$(kout "$t")" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" "$@"
+}
+
+# checkpatch <tree> <patch>: the tree's checkpatch --strict on a patch;
+# print the problems that count.
+#  - UNKNOWN_COMMIT_ID is not checked: the base is an import without the
+#    upstream history, so no Fixes: id can be looked up in it.
+#  - FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is answered
+#    here: it counts only if get_maintainer.pl finds no maintainer for a
+#    file the patch adds.
+checkpatch() {
+	local t=$1 p=$2 f out dict
+	# Debian keeps codespell's dictionary inside its Python package.
+	dict=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
+	out=$(cd "$t" && scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
+		--ignore UNKNOWN_COMMIT_ID --no-summary -q "$p" 2>&1 || true)
+	if grep -q '^WARNING:FILE_PATH_CHANGES:' <<<"$out"; then
+		local orphan=0
+		for f in $(awk '/^diff --git/ { f = $4 } /^new file mode/ { sub(/^b\//, "", f); print f }' "$p"); do
+			(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
+				grep -q '(maintainer:' || { echo "no maintainer for $f"; orphan=1; }
+		done
+		[ $orphan = 0 ] && out=$(sed '/^WARNING:FILE_PATH_CHANGES:/,/^$/d' <<<"$out")
+	fi
+	[ -n "$out" ] && echo "$out"
+	return 0
 }
 
 # Result lines for the final count: RESULT <pass|fail|skip> <name>

@@ -50,7 +50,7 @@ if [ ! -x "$W/root/init" ] || [ "$HERE/spe-init.c" -nt "$W/root/init" ]; then
 fi
 
 [ -n "$EXPECT" ] && KARGS="$KARGS spetest.expect=$EXPECT"
-LOG=$W/run-$MODE${EXPECT:+-$EXPECT}.log
+LOG=$W/run-$(basename "$KERNEL")-$MODE${EXPECT:+-$EXPECT}.log
 
 timeout -s TERM "$TIMEOUT" "$QEMU" -M "virt,gic-version=${GIC:-3}" \
 	-cpu "max,spe=on,spe-mode=$MODE$CPUX" -smp 2 -m 512 \

@@ -6,4 +6,4 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 t=$(ktree)
-TREE=$t "$ROOT/harness/fuzz/run-bounded.sh"
+TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/fuzz/run-bounded.sh"

@@ -13,7 +13,7 @@ image=$BUILD/images/$name-Image
 
 args=(--kunit)
 "$ROOT/scripts/kselftest-build.sh" "$t" >&2
-for f in "$BUILD"/kselftest/*; do
+for f in "$BUILD/kselftest-$(basename "$t")"/*; do
 	[ -x "$f" ] && args+=(--test "$f")
 done
 # The perf tool of branch work, and its test with a faked arm_spe_0

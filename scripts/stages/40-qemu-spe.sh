@@ -19,22 +19,23 @@ base=$BUILD/images/$name-base-Image
 qemu=$BUILD/qemu/qemu-system-aarch64
 
 # Built by the boot stage: the kselftest and perf of branch work.
-kself=$BUILD/kselftest/arm_spe_buffer
+kself=$BUILD/kselftest-$(basename "$t")/arm_spe_buffer
 perf=$BUILD/perf-$(basename "$t")/perf
 [ -x "$kself" ] && [ -x "$perf" ] || die "kselftest or perf missing: the boot stage failed"
-${CROSS_COMPILE}gcc -static -O2 -Wall -Wextra -o "$BUILD/perf-spe-record" \
+mkdir -p "$BUILD/perf-spe-record"
+${CROSS_COMPILE}gcc -static -O2 -Wall -Wextra -o "$BUILD/perf-spe-record/perf-spe-record" \
 	"$ROOT/tests/perf-spe-record/perf-spe-record.c"
 
 for cfg in "den0154-1M:spe-mode=den0154,spe-max-buff-size=1M" "bare:spe-mode=bare"; do
 	"$ROOT/scripts/boot.sh" --qemu "$qemu" --cpu "max,spe=on,${cfg#*:}" \
-		--tag "spe-${cfg%%:*}" --test "$kself" --test "$BUILD/perf-spe-record" \
-		--file "$perf:/bin/perf" "qemu-spe-${cfg%%:*}" "$image"
+		--tag "$name-spe-${cfg%%:*}" --test "$kself" --test "$BUILD/perf-spe-record/perf-spe-record" \
+		--file "$perf:/bin/perf" "qemu-spe-$name-${cfg%%:*}" "$image"
 done
 
 # The storm check: qemu/tests/run-spe-test.sh pins a workload to CPU 1 and
 # watches from CPU 0; QEMU's counters are checked on the host.
 prefix() { sed "s|^RESULT \([a-z]*\) |RESULT \1 $1/|"; }
 "$ROOT/qemu/tests/run-spe-test.sh" -q "$qemu" -k "$base" -m den0154 -e storm -t 90 |
-	prefix "storm/base-den0154-caught"
+	prefix "storm/$name-base-den0154-caught"
 "$ROOT/qemu/tests/run-spe-test.sh" -q "$qemu" -k "$image" -m den0154 -t 90 |
-	prefix "storm/patched-den0154-clean"
+	prefix "storm/$name-patched-den0154-clean"

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The base is Debian's linux-source package, which is upstream plus
+# Debian's own patches.  Check that those patches touch none of the files
+# the series changes, so that the series is tested on upstream's copies.
+#
+# How: Debian applies its patches (quilt) after unpacking upstream, so a
+# file a patch changed carries the date of that run, not the upstream
+# tarball's date that every other file has.  Every file the series
+# changes must have the date most files of the tarball have.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -z "${KSRC:-}" ] || { result skip "debian: KSRC tree is not a Debian package"; exit 0; }
+t=$(ktree)
+d=$(series_dir "$t")
+name=$(basename "$d")
+pkg=$(base_pkg "$BASE")
+deb=$(ls "$BUILD"/debs/"${pkg}"_*.deb | tail -n1)
+list=$BUILD/debs/$(basename "$deb" .deb).list
+if [ ! -s "$list" ]; then
+	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - --wildcards './usr/src/linux-source-*.tar.xz' |
+		tar -tvJf - >"$list.tmp"
+	mv "$list.tmp" "$list"
+fi
+
+# date and path of every file: "YYYY-MM-DD HH:MM path"
+upstream=$(awk '{ print $4 }' "$list" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+patched=$(awk -v u="$upstream" '$4 != u && $6 !~ /\/$/' "$list" | wc -l)
+bad=0 n=0
+for f in $(series_patches "$d" | grep -v '/0000-' | xargs awk '/^--- a\// { print substr($2, 3) }' | sort -u); do
+	n=$((n + 1))
+	date=$(awk -v f="linux-source-[^/]*/$f" '$6 ~ "^" f "$" { print $4 }' "$list")
+	if [ -z "$date" ]; then
+		echo "$f: not in the tarball"
+		bad=1
+	elif [ "$date" != "$upstream" ]; then
+		echo "$f: dated $date, upstream files $upstream: changed by a Debian patch"
+		bad=1
+	fi
+done
+if [ $bad = 0 ]; then
+	result pass "debian/$name: none of the $n files the series changes is among the $patched files Debian's patches changed"
+else
+	result fail "debian/$name: the series changes files Debian patched"
+fi
