@@ -3,6 +3,10 @@
  * End-to-end SPE test for a guest with (emulated) SPE: record this
  * program's own busy loop with the real perf tool and check that
  * perf script decodes SPE samples whose PCs fall in this program's text.
+ * Then, where the PMU has Discard mode, record the same loop with
+ * discard=1: perf must succeed, decode nothing (no AUX area), and the
+ * SPE interrupt must not have fired at all (Discard mode raises no
+ * buffer management event, so any interrupt would be a storm).
  *
  *   perf-spe-record [PERF]     (default /bin/perf), prints TAP
  *   perf-spe-record --spin     the workload: a busy loop of about 0.5 s
@@ -49,6 +53,53 @@ static __attribute__((noinline)) void spin(void)
 			x += i ^ (x >> 3);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 500000000L);
+}
+
+static int run(char *const argv[], const char *out);
+
+/* Sum of the SPE interrupt's counts over all CPUs in /proc/interrupts */
+static long spe_irqs(void)
+{
+	char line[1024], *p, *end;
+	long sum = -1, n;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "arm_spe"))
+			continue;
+		p = strchr(line, ':');
+		if (!p)
+			continue;
+		sum = sum < 0 ? 0 : sum;
+		for (p++;; p = end) {
+			n = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			sum += n;
+		}
+	}
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+/* Samples perf script decodes from @data, one per SPE record */
+static long count_samples(const char *perf, const char *data)
+{
+	char *scr[] = { (char *)perf, "script", "-i", (char *)data, "--itrace=i1i", "-F", "ip", NULL };
+	char line[512];
+	unsigned long ip;
+	long n = 0;
+	FILE *f;
+
+	if (run(scr, SCRIPT))
+		return -1;
+	f = fopen(SCRIPT, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, " %lx", &ip) == 1;
+	if (f)
+		fclose(f);
+	return n;
 }
 
 /* Run argv with stdout to @out (if not NULL); return the exit status */
@@ -108,12 +159,13 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		perf = argv[1];
 
-	printf("TAP version 13\n1..2\n");
+	printf("TAP version 13\n1..3\n");
 	if (!find_spe(pmu, sizeof(pmu)) || access(perf, X_OK)) {
 		const char *why = access(perf, X_OK) ? "no perf binary" : "no arm_spe PMU";
 
 		tap(1, "perf_record_spe", why);
 		tap(1, "perf_script_own_pcs", why);
+		tap(1, "perf_record_discard", why);
 		return 0;
 	}
 
@@ -151,5 +203,23 @@ int main(int argc, char **argv)
 	printf("# perf script: exit %d, %lu samples, %lu in [%#lx, %#lx)\n",
 	       rc, total, own, lo, hi);
 	tap(rc == 0 && own >= MIN_OWN_SAMPLES, "perf_script_own_pcs", NULL);
+
+	/* Discard mode: profiling on, nothing written, no interrupt */
+	snprintf(line, sizeof(line), "/sys/bus/event_source/devices/%s/format/discard", pmu);
+	if (access(line, F_OK)) {
+		tap(1, "perf_record_discard", "no Discard mode on this kernel or PMU");
+		return nfail ? 1 : 0;
+	}
+	snprintf(event, sizeof(event), "%s/discard=1/", pmu);
+	char *drec[] = { perf, "record", "-q", "-o", DATA ".discard", "-e", event, "--",
+			 self, "--spin", NULL };
+	long irq0 = spe_irqs(), irq1, n;
+
+	rc = run(drec, NULL);
+	irq1 = spe_irqs();
+	n = count_samples(perf, DATA ".discard");
+	printf("# perf record -e %s: exit %d, %ld samples decoded, SPE interrupts %ld -> %ld\n",
+	       event, rc, n, irq0, irq1);
+	tap(rc == 0 && n == 0 && irq0 >= 0 && irq1 == irq0, "perf_record_discard", NULL);
 	return nfail ? 1 : 0;
 }
