@@ -11,7 +11,8 @@
  *
  * Input layout (see harness/README, "Fuzzing"):
  *   byte 0      mode (% 3: bare, r24557, den0154), bit 2 visibility,
- *               bit 3 workload at EL1, bit 4 perf_allow_kernel() denied
+ *               bit 3 workload at EL1, bit 4 perf_allow_kernel() denied,
+ *               bit 5 FEAT_SPE_EFT, bit 6 FEAT_SPE_FDS (where described)
  *   bytes 1-4   PMBIDR_EL1.MaxBuffSize of CPUs 0-3 (mbs_field())
  *   then ops    one opcode byte and its argument bytes each (op_*)
  * Missing bytes read as 0.  A violation prints the trace and aborts, so
@@ -175,26 +176,63 @@ static struct hx_event *pick(struct in *in)
 }
 
 /*
+ * Format terms the driver under test documents (perf-arm-spe.txt, the
+ * sysfs format group), present where the driver has the feature:
+ * discard=1 (config:35, PMBLIMITR_EL1.FM = DISCARD, SPEv1p2), the EFT
+ * terms branch/load/store_filter_mask, simd_filter(_mask) and
+ * float_filter(_mask) (config:36-42), inv_data_src_filter (config4).
+ */
+#ifdef SPE_PMU_FEAT_DISCARD
+#define REF_DISCARD		BIT_ULL(35)
+#else
+#define REF_DISCARD		0ULL
+#endif
+#ifdef SPE_PMU_FEAT_EFT
+#define REF_EFT_TERMS		GENMASK_ULL(42, 36)
+#else
+#define REF_EFT_TERMS		0ULL
+#endif
+#ifdef SPE_PMU_FEAT_FDS
+#define REF_HAS_FDS		true
+#else
+#define REF_HAS_FDS		false
+#endif
+
+/* A discard-mode event: runs with no AUX area, writes nothing */
+static bool ref_discard(const struct perf_event_attr *a)
+{
+	return a->config & REF_DISCARD;
+}
+
+/*
  * Reference for pmu::event_init(): the errno the driver documents, in
  * the order the driver checks (a request with several faults reports
- * the first).  The model's PMSIDR_EL1 has every filter (FE, FT, FL, FnE)
- * and PMSVer is v1p2.
+ * the first).  The model's PMSIDR_EL1 has FE, FT, FL and FnE, EFT and
+ * FDS as the input says, and PMSVer is v1p2 (discard mode).
  */
 static int ref_event_init(const struct perf_event_attr *a, int cpu)
 {
+	u64 res0 = ~spe_pmsevfr_implemented();
+
 	if (a->type != harness_pmu->type)
 		return -ENOENT;
 	if (cpu >= NCPU)
 		return -ENOENT;
 	/* event_filter (config1), inv_event_filter (config3): RES0 bits */
-	if (a->config1 & PMSEVFR_EL1_RES0_V1P2)
+	if (a->config1 & res0)
 		return -EOPNOTSUPP;
-	if (a->config3 & PMSEVFR_EL1_RES0_V1P2)
+	if (a->config3 & res0)
+		return -EOPNOTSUPP;
+	/* inv_data_src_filter (config4) needs FEAT_SPE_FDS */
+	if (REF_HAS_FDS && a->config4 && !spe.feat_fds)
 		return -EOPNOTSUPP;
 	if (a->exclude_idle)
 		return -EOPNOTSUPP;
 	if (a->freq)
 		return -EINVAL;
+	/* the AND masks and the SIMD/FP filters need FEAT_SPE_EFT */
+	if ((a->config & REF_EFT_TERMS) && !spe.feat_eft)
+		return -EOPNOTSUPP;
 	/* pa_enable (bit 1) or pct_enable (bit 2) need perf_allow_kernel() */
 	if ((a->config & (BIT_ULL(1) | BIT_ULL(2))) && harness_deny_kernel)
 		return -EACCES;
@@ -204,7 +242,7 @@ static int ref_event_init(const struct perf_event_attr *a, int cpu)
 static void op_open(struct in *in)
 {
 	struct perf_event_attr a = { 0 };
-	u8 f = get8(in), g = get8(in);
+	u8 f = get8(in), g = get8(in), c;
 	int cpu = (int)(g % 6) - 1, err, want;
 	struct hx_event *e;
 	int slot;
@@ -214,11 +252,18 @@ static void op_open(struct in *in)
 	if (slot == NEV)
 		return;
 	a.type = (g & 0x80) ? harness_pmu->type + 1 : harness_pmu->type;
-	if (f & 1)
+	if (f & 1) {
 		a.config = get64(in);		/* any bit, documented or not */
-	else
-		a.config = (get8(in) & 0x07) | (u64)(g & 0x08) << 13 |
-			   (u64)((g >> 4) & 7) << 32;
+	} else {
+		/* ts/pa/pct, jitter, branch/load/store, discard, one EFT term */
+		c = get8(in);
+		a.config = (c & 0x07) | (u64)(g & 0x08) << 13 |
+			   (u64)((g >> 4) & 7) << 32 | (u64)((c >> 3) & 1) << 35;
+		if ((c >> 4) & 7)
+			a.config |= BIT_ULL(35 + ((c >> 4) & 7));
+		if (c & 0x80)
+			a.config4 = get64(in);
+	}
 	if (f & 2)
 		a.config1 = get64(in);
 	if (f & 4)
@@ -235,9 +280,10 @@ static void op_open(struct in *in)
 	if (cpu >= NCPU)
 		return;
 	e = hx_open_attr(cpu, &a, &err);
-	trace("open(cpu %d, type %s, config 0x%llx/0x%llx/0x%llx/0x%llx, f 0x%02x) = %d -> ev%d\n",
+	trace("open(cpu %d, type %s, config 0x%llx/0x%llx/0x%llx/0x%llx/0x%llx, f 0x%02x) = %d -> ev%d%s\n",
 	      cpu, a.type == harness_pmu->type ? "spe" : "other",
-	      a.config, a.config1, a.config2, a.config3, f, err, e ? slot : -1);
+	      a.config, a.config1, a.config2, a.config3, a.config4, f, err,
+	      e ? slot : -1, ref_discard(&a) ? " (discard)" : "");
 	if (err != want)
 		fail("event_init returned %d, the driver documents %d", err, want);
 	if (e)
@@ -263,8 +309,9 @@ static void op_mmap(struct in *in)
 		want = -EINVAL;
 	else if (nr_pages < 2 || (snapshot && (nr_pages & 1)))
 		want = -ENOMEM;
-	else if (harness_tree_patched && w.ref_limit && size > w.ref_limit)
-		want = -ENOMEM;
+	else if (harness_tree_patched && w.ref_limit && size > w.ref_limit &&
+		 !ref_discard(&e->ev.attr))
+		want = -ENOMEM;		/* discard mode writes nothing: any size */
 	err = hx_mmap_aux(e, nr_pages, snapshot);
 	trace("mmap(ev%d, %d pages, %s) = %d (limit %llu)\n", picked, nr_pages,
 	      snapshot ? "snapshot" : "normal", err, w.ref_limit);
@@ -307,8 +354,20 @@ static void op_add(struct in *in)
 	/* stopped since by an interrupt taken on the way out is fine */
 	if (!err && (e->ev.hw.state & PERF_HES_STOPPED) && hirq.entries == irqs)
 		fail("pmu::add succeeded but left the event stopped");
-	if (!e->mapped && !err)
+	if (ref_discard(&e->ev.attr)) {
+		u64 lim = spe_peek(cpu, SPE_PMBLIMITR);
+
+		/* discard mode needs no AUX area and cannot fail to start */
+		if (err)
+			fail("pmu::add of a discard-mode event returned %d", err);
+		if (!spe.visibility && !(lim & PMBLIMITR_EL1_E))
+			fail("discard-mode event added but PMBLIMITR_EL1.E is clear on CPU%d", cpu);
+		if ((lim & PMBLIMITR_EL1_E) &&
+		    FIELD_GET(PMBLIMITR_EL1_FM, lim) != PMBLIMITR_EL1_FM_DISCARD)
+			fail("discard-mode event enabled the buffer with PMBLIMITR_EL1=0x%llx", lim);
+	} else if (!e->mapped && !err) {
 		fail("pmu::add succeeded with no AUX buffer");
+	}
 	if (err && (spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E))
 		fail("pmu::add failed but left PMBLIMITR_EL1.E set on CPU%d", cpu);
 	/* a failed add leaves the event off, as the perf core would */
@@ -581,6 +640,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      w.force_vis ? w.force_vis - 1 : !!(h & 4));
 	spe.el = !!(h & 8);
 	harness_deny_kernel = h & 16;
+	spe_set_features(h & 32, h & 64);
 	w.tlen = 0;
 	w.trace[0] = 0;
 	w.ref_limit = 0;
@@ -593,13 +653,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ref_cpu_online(cpu, field);
 		w.online[cpu] = true;
 	}
-	trace("mode %s vis %s el %d deny_kernel %d MaxBuffSize %04llx %04llx %04llx %04llx\n",
+	trace("mode %s vis %s el %d deny_kernel %d eft %d fds %d MaxBuffSize %04llx %04llx %04llx %04llx\n",
 	      spe_mode_name(spe.mode), spe.visibility ? "on" : "off", spe.el,
-	      harness_deny_kernel, spe_peek(0, SPE_PMBIDR) >> 32,
+	      harness_deny_kernel, spe.feat_eft, spe.feat_fds,
+	      spe_peek(0, SPE_PMBIDR) >> 32,
 	      spe_peek(1, SPE_PMBIDR) >> 32, spe_peek(2, SPE_PMBIDR) >> 32,
 	      spe_peek(3, SPE_PMBIDR) >> 32);
 	if (harness_load())
 		fail("probe failed");
+	/* the reference's discard term is where the driver's sysfs says */
+	if (REF_DISCARD && (!hx_show_format("discard") ||
+			    strcmp(hx_show_format("discard"), "config:35-35\n")))
+		fail("format/discard is not config:35, the reference is stale");
 	check();
 	while (in.i < in.n && nops++ < 64) {
 		struct hx_event *on[NCPU];

@@ -65,6 +65,7 @@ extern cpumask_t harness_online_mask;
 #define cpu_online_mask		(&harness_online_mask)
 #define cpu_possible_mask	(&harness_online_mask)
 #define for_each_online_cpu(cpu)	for_each_cpu(cpu, cpu_online_mask)
+#define cpumask_copy(dst, src)	(*(dst) = *(src))
 
 int smp_call_function_any(const cpumask_t *mask, void (*fn)(void *), void *info, int wait);
 int smp_call_function_single(int cpu, void (*fn)(void *), void *info, int wait);
@@ -107,6 +108,11 @@ void harness_warn(const char *fn, int line);
 #define kzalloc_node(s, g, n)	calloc(1, (s))
 #define kmalloc(s, g)		malloc(s)
 #define kcalloc(n, s, g)	calloc((n), (s))
+/* 7.x: an array of @n objects of the type of @p (an lvalue or a type) */
+#define kzalloc_objs(p, n, ...)						\
+	((__typeof__(p) *)calloc((n), sizeof(__typeof__(p))))
+#define kmalloc_objs(p, n, ...)						\
+	((__typeof__(p) *)malloc((n) * sizeof(__typeof__(p))))
 #define kfree(p)		free(p)
 #define devm_kzalloc(d, s, g)	harness_devm_zalloc(s)
 #define virt_to_page(p)		((struct page *)(p))
@@ -132,10 +138,16 @@ void irq_work_run(void);
 /* --- IRQs, CPU hotplug, platform bus --- */
 int request_percpu_irq(unsigned int irq, irq_handler_t handler, const char *name,
 		       void __percpu *dev);
+/* 7.x: the PPI may be requested for a partition of the CPUs only */
+int request_percpu_irq_affinity(unsigned int irq, irq_handler_t handler,
+				const char *name, const cpumask_t *affinity,
+				void __percpu *dev);
 void free_percpu_irq(unsigned int irq, void __percpu *dev);
 void enable_percpu_irq(unsigned int irq, unsigned int type);
 void disable_percpu_irq(unsigned int irq);
 int platform_get_irq(struct platform_device *pdev, unsigned int n);
+int platform_get_irq_affinity(struct platform_device *pdev, unsigned int n,
+			      const cpumask_t **affinity);
 bool irq_is_percpu(unsigned int irq);
 int irq_get_percpu_devid_partition(unsigned int irq, cpumask_t *affinity);
 

@@ -50,6 +50,7 @@ struct perf_event_attr {
 	u64 config2;
 	u32 aux_watermark;
 	u64 config3;
+	u64 config4;		/* 7.x: extension of config3 */
 };
 
 struct hw_perf_event {
@@ -195,10 +196,19 @@ struct platform_driver {
 #define ATTR_CFG_GET_FLD(attr, name)					\
 	HARNESS_CFG_GET(attr, ATTR_CFG_FLD_##name##_CFG,		\
 			ATTR_CFG_FLD_##name##_LO, ATTR_CFG_FLD_##name##_HI)
-/* The format strings are not modelled; the attribute only carries its name */
+/* The format attribute shows what perf parses: "<configN>:<lo>-<hi>" */
 #define GEN_PMU_FORMAT_ATTR(_name)					\
+	static ssize_t format_attr_##_name##_show(struct device *dev,	\
+						  struct device_attribute *attr, \
+						  char *buf)		\
+	{								\
+		return sysfs_emit(buf, "%s\n",				\
+				  __stringify(ATTR_CFG_FLD_##_name##_CFG) ":" \
+				  __stringify(ATTR_CFG_FLD_##_name##_LO) "-" \
+				  __stringify(ATTR_CFG_FLD_##_name##_HI)); \
+	}								\
 	static struct device_attribute format_attr_##_name =		\
-		{ .attr = { .name = #_name, .mode = 0444 } }
+		__ATTR(_name, 0444, format_attr_##_name##_show, NULL)
 
 /* linux/irqreturn.h, linux/irq.h */
 typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1, IRQ_WAKE_THREAD = 2 } irqreturn_t;

@@ -85,6 +85,7 @@ typedef long long loff_t_h;
 	({ __typeof__(a) __mnz_a = (a); __typeof__(b) __mnz_b = (b);	\
 	   __mnz_a == 0 ? __mnz_b : (__mnz_b == 0 ? __mnz_a : min(__mnz_a, __mnz_b)); })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))

@@ -185,15 +185,28 @@ void on_each_cpu_mask(const cpumask_t *mask, void (*fn)(void *), void *info, boo
 
 /* --- IRQ --- */
 
-int request_percpu_irq(unsigned int irq, irq_handler_t handler, const char *name,
-		       void *dev)
+/* The PPI's partition: every CPU of the harness */
+static cpumask_t ppi_affinity;
+
+int request_percpu_irq_affinity(unsigned int irq, irq_handler_t handler,
+				const char *name, const cpumask_t *affinity,
+				void *dev)
 {
 	(void)name;
 	if (irq != SPE_PPI)
 		return -EINVAL;
+	/* the partition asked for must be the one the firmware described */
+	if (affinity && affinity->bits[0] != ppi_affinity.bits[0])
+		return -EINVAL;
 	irq_handler = handler;
 	irq_dev = dev;
 	return 0;
+}
+
+int request_percpu_irq(unsigned int irq, irq_handler_t handler, const char *name,
+		       void *dev)
+{
+	return request_percpu_irq_affinity(irq, handler, name, NULL, dev);
 }
 
 void free_percpu_irq(unsigned int irq, void *dev)
@@ -227,8 +240,17 @@ bool irq_is_percpu(unsigned int irq)
 int irq_get_percpu_devid_partition(unsigned int irq, cpumask_t *affinity)
 {
 	(void)irq;
-	affinity->bits[0] = (1UL << harness_nr_cpus) - 1;
+	*affinity = ppi_affinity;
 	return 0;
+}
+
+int platform_get_irq_affinity(struct platform_device *p, unsigned int n,
+			      const cpumask_t **affinity)
+{
+	if (n)
+		return -ENXIO;
+	*affinity = &ppi_affinity;
+	return p->irq;
 }
 
 void hx_set_irqs_masked(int cpu, bool masked)
@@ -412,14 +434,15 @@ void perf_pmu_unregister(struct pmu *pmu)
 	harness_pmu = NULL;
 }
 
-const char *hx_show_cap(const char *name)
+/* Read sysfs attribute @name of group @group; NULL if absent or hidden */
+static const char *show_attr(const char *group, const char *name)
 {
 	static char buf[4096];
 
 	if (!harness_pmu)
 		return NULL;
 	for (const struct attribute_group **g = harness_pmu->attr_groups; *g; g++) {
-		if (!(*g)->name || strcmp((*g)->name, "caps"))
+		if (!(*g)->name || strcmp((*g)->name, group))
 			continue;
 		for (struct attribute **a = (*g)->attrs; *a; a++) {
 			struct device_attribute *da =
@@ -436,6 +459,54 @@ const char *hx_show_cap(const char *name)
 		}
 	}
 	return NULL;
+}
+
+const char *hx_show_cap(const char *name)
+{
+	return show_attr("caps", name);
+}
+
+const char *hx_show_format(const char *name)
+{
+	return show_attr("format", name);
+}
+
+/*
+ * What the perf tool does with a format term "name=val": find the
+ * attribute, parse "configN:lo[-hi]" and put val in those bits.
+ */
+bool hx_set_format(struct perf_event_attr *attr, const char *name, u64 val)
+{
+	const char *f = hx_show_format(name);
+	unsigned int lo, hi;
+	char cfg[16];
+	u64 *word, mask;
+	int n;
+
+	if (!f)
+		return false;
+	n = sscanf(f, "%15[a-z0-9]:%u-%u", cfg, &lo, &hi);
+	if (n == 2)
+		hi = lo;
+	else if (n != 3)
+		return false;
+	if (hi < lo || hi > 63)
+		return false;
+	if (!strcmp(cfg, "config"))
+		word = &attr->config;
+	else if (!strcmp(cfg, "config1"))
+		word = &attr->config1;
+	else if (!strcmp(cfg, "config2"))
+		word = &attr->config2;
+	else if (!strcmp(cfg, "config3"))
+		word = &attr->config3;
+	else if (!strcmp(cfg, "config4"))
+		word = &attr->config4;
+	else
+		return false;
+	mask = GENMASK_ULL(hi, lo);
+	*word = (*word & ~mask) | ((val << lo) & mask);
+	return true;
 }
 
 /* --- ring buffer (kernel/events/ring_buffer.c) --- */
@@ -593,6 +664,7 @@ void harness_reset(int nr_cpus, enum spe_mode mode, bool visibility)
 	memset(&hirq, 0, sizeof(hirq));
 	memset(irq_enabled, 0, sizeof(irq_enabled));
 	memset(irq_masked, 0, sizeof(irq_masked));
+	ppi_affinity.bits[0] = (1UL << nr_cpus) - 1;
 	memset(events, 0, sizeof(events));
 	nr_log = 0;
 	harness_pmu = NULL;
@@ -765,6 +837,31 @@ void hx_disable(struct hx_event *e)
 	e->ev.pmu->del(&e->ev, 0);
 	harness_cur_cpu = save;
 	e->ev.hstate = HX_OFF;
+	settle(cpu);
+}
+
+/* perf_event_stop() and restart in place: pmu::stop(UPDATE), pmu::start() */
+void hx_stop(struct hx_event *e)
+{
+	int save = harness_cur_cpu, cpu = e->ev.oncpu;
+
+	if (e->ev.hstate != HX_ACTIVE || (e->ev.hw.state & PERF_HES_STOPPED))
+		return;
+	harness_cur_cpu = cpu;
+	e->ev.pmu->stop(&e->ev, PERF_EF_UPDATE);
+	harness_cur_cpu = save;
+	settle(cpu);
+}
+
+void hx_start(struct hx_event *e, int flags)
+{
+	int save = harness_cur_cpu, cpu = e->ev.oncpu;
+
+	if (e->ev.hstate != HX_ACTIVE || !(e->ev.hw.state & PERF_HES_STOPPED))
+		return;
+	harness_cur_cpu = cpu;
+	e->ev.pmu->start(&e->ev, flags);
+	harness_cur_cpu = save;
 	settle(cpu);
 }
 

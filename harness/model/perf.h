@@ -71,6 +71,8 @@ int hx_mmap_aux(struct hx_event *e, int nr_pages, bool snapshot);
 void hx_munmap_aux(struct hx_event *e);
 int hx_enable(struct hx_event *e, int cpu);	/* pmu::add(PERF_EF_START) */
 void hx_disable(struct hx_event *e);		/* pmu::del(0) */
+void hx_stop(struct hx_event *e);		/* pmu::stop(PERF_EF_UPDATE) */
+void hx_start(struct hx_event *e, int flags);	/* pmu::start(flags) */
 void hx_close(struct hx_event *e);
 void hx_run(int cpu, long nops, struct hx_event *consume_every, long every);
 void hx_deliver(int cpu);			/* take PMBIRQ while it is high */
@@ -79,6 +81,9 @@ bool hx_check_data(struct hx_event *e);	/* no loss without a flag */
 void hx_set_irqs_masked(int cpu, bool masked);
 
 const char *hx_show_cap(const char *name);	/* caps/<name> */
+const char *hx_show_format(const char *name);	/* format/<name> */
+/* set format term @name of @attr to @val, as perf does; false: no such term */
+bool hx_set_format(struct perf_event_attr *attr, const char *name, u64 val);
 bool hx_log_has(const char *level, const char *needle);
 int hx_log_count(const char *level);
 void hx_log_dump(void);

@@ -59,6 +59,24 @@ static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
 #define MODEL_MAXSIZE_LOG2	6
 #define MODEL_MAX_RECORD	(1u << MODEL_MAXSIZE_LOG2)
 
+/*
+ * Event filter bits of an SPEv1p2 unit: retired (1), L1D refill (3), TLB
+ * walk (5), not taken (6), mispredicted (7), misaligned (11), the IMPDEF
+ * events 12-15, 24-31 and 48-63, partial and empty predicate (17, 18).
+ * The other bits are RES0 and read as zero whatever is written, which is
+ * what the 7.x driver probes with a write of all ones.
+ */
+#define MODEL_PMSEVFR_IMP						\
+	(BIT_ULL(1) | BIT_ULL(3) | BIT_ULL(5) | BIT_ULL(6) | BIT_ULL(7) |	\
+	 BIT_ULL(11) | GENMASK_ULL(15, 12) | BIT_ULL(17) | BIT_ULL(18) |	\
+	 GENMASK_ULL(31, 24) | GENMASK_ULL(63, 48))
+
+/* Where the revision spells out the v1p2 RES0 bits (6.12), they agree */
+#ifdef PMSEVFR_EL1_RES0_V1P2
+_Static_assert(MODEL_PMSEVFR_IMP == ~PMSEVFR_EL1_RES0_V1P2,
+	       "model PMSEVFR_EL1 bits differ from the kernel's v1p2 RES0");
+#endif
+
 static const char *const reg_names[SPE_NR_REGS] = {
 	[SPE_PMSCR] = "PMSCR_EL1", [SPE_PMSNEVFR] = "PMSNEVFR_EL1",
 	[SPE_PMSICR] = "PMSICR_EL1", [SPE_PMSIRR] = "PMSIRR_EL1",
@@ -66,7 +84,7 @@ static const char *const reg_names[SPE_NR_REGS] = {
 	[SPE_PMSLATFR] = "PMSLATFR_EL1", [SPE_PMSIDR] = "PMSIDR_EL1",
 	[SPE_PMBLIMITR] = "PMBLIMITR_EL1", [SPE_PMBPTR] = "PMBPTR_EL1",
 	[SPE_PMBSR] = "PMBSR_EL1", [SPE_PMBIDR] = "PMBIDR_EL1",
-	[SPE_ID_DFR0] = "ID_AA64DFR0_EL1",
+	[SPE_ID_DFR0] = "ID_AA64DFR0_EL1", [SPE_PMSDSFR] = "PMSDSFR_EL1",
 };
 
 const char *spe_reg_name(enum spe_reg reg)
@@ -113,6 +131,9 @@ static enum spe_reg decode(uint32_t enc)
 	case SYS_PMBSR_EL1: return SPE_PMBSR;
 	case SYS_PMBIDR_EL1: return SPE_PMBIDR;
 	case SYS_ID_AA64DFR0_EL1: return SPE_ID_DFR0;
+#ifdef SYS_PMSDSFR_EL1
+	case SYS_PMSDSFR_EL1: return SPE_PMSDSFR;
+#endif
 	}
 	return SPE_NR_REGS;
 }
@@ -144,6 +165,29 @@ static uint64_t limit_addr(struct spe_cpu *c)
 	return c->r[SPE_PMBLIMITR] & PMBLIMITR_EL1_LIMIT_MASK;
 }
 
+/* PMSFCR_EL1 bits of optional filters the unit lacks, where named */
+static uint64_t pmsfcr_unimplemented(void)
+{
+	uint64_t res0 = 0;
+
+#ifdef PMSFCR_EL1_Bm
+	if (!spe.feat_eft)
+		res0 |= PMSFCR_EL1_Bm | PMSFCR_EL1_LDm | PMSFCR_EL1_STm |
+			PMSFCR_EL1_SIMD | PMSFCR_EL1_SIMDm | PMSFCR_EL1_FP |
+			PMSFCR_EL1_FPm;
+#endif
+#ifdef PMSFCR_EL1_FDS
+	if (!spe.feat_fds)
+		res0 |= PMSFCR_EL1_FDS;
+#endif
+	return res0;
+}
+
+uint64_t spe_pmsevfr_implemented(void)
+{
+	return MODEL_PMSEVFR_IMP;
+}
+
 uint64_t spe_decode_max_buff_size(uint16_t field)
 {
 	/* R24: M = [8:0], E = [13:9], [15:14] reserved */
@@ -163,6 +207,15 @@ static void id_regs(struct spe_cpu *c)
 			   HB_FIELD_PREP(PMSIDR_EL1_MAXSIZE_MASK, MODEL_MAXSIZE_LOG2) |
 			   HB_FIELD_PREP(PMSIDR_EL1_COUNTSIZE_MASK,
 					 PMSIDR_EL1_COUNTSIZE_16_BIT_SAT);
+	/* optional filters (off by default): only where the revision names them */
+#ifdef PMSIDR_EL1_EFT
+	if (spe.feat_eft)
+		c->r[SPE_PMSIDR] |= PMSIDR_EL1_EFT;
+#endif
+#ifdef PMSIDR_EL1_FDS
+	if (spe.feat_fds)
+		c->r[SPE_PMSIDR] |= PMSIDR_EL1_FDS;
+#endif
 	/* Align 0, P 0, F 1, EA ignored; MaxBuffSize in [47:32] (R18, R23) */
 	c->r[SPE_PMBIDR] = PMBIDR_EL1_F |
 			   HB_FIELD_PREP(PMBIDR_EL1_EA_MASK, PMBIDR_EL1_EA_Ignored) |
@@ -192,6 +245,14 @@ void spe_set_max_buff_size(int cpu, uint16_t field)
 {
 	cpus[cpu].max_buff = field;
 	id_regs(&cpus[cpu]);
+}
+
+void spe_set_features(bool eft, bool fds)
+{
+	spe.feat_eft = eft;
+	spe.feat_fds = fds;
+	for (int i = 0; i < SPE_MAX_CPUS; i++)
+		id_regs(&cpus[i]);
 }
 
 void spe_refuse_next_enable(int cpu)
@@ -438,6 +499,18 @@ void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line)
 		spe_violation("write to read-only %s at %s:%d", spe_reg_name(reg), fn, line);
 		return;
 	}
+	if (reg == SPE_PMSDSFR && !spe.feat_fds) {
+		spe_violation("write to %s without FEAT_SPE_FDS at %s:%d (UNDEFINED)",
+			      spe_reg_name(reg), fn, line);
+		return;
+	}
+	if (reg == SPE_PMSFCR && (val & pmsfcr_unimplemented()))
+		spe_violation("PMSFCR_EL1=0x%llx enables filters the unit lacks (RES0 0x%llx) at %s:%d",
+			      (unsigned long long)val,
+			      (unsigned long long)pmsfcr_unimplemented(), fn, line);
+	/* unimplemented event filter bits are RAZ/WI */
+	if (reg == SPE_PMSEVFR || reg == SPE_PMSNEVFR)
+		val &= MODEL_PMSEVFR_IMP;
 	if (!spe.visibility) {
 		bool e_was = bit_e(c);
 
@@ -571,8 +644,17 @@ static void write_record(int cpu)
 
 	c->inflight = false;
 	/* R56: not written unless the buffer is enabled and not stopped */
-	if (!c->enabled || discard_mode(c))
+	if (!c->enabled)
 		return;
+	/*
+	 * Discard mode: the buffer is enabled, the record is formatted and
+	 * dropped.  Nothing reaches memory, PMBPTR_EL1 does not move, and
+	 * with no write there is no buffer-full or fault event.
+	 */
+	if (discard_mode(c)) {
+		spe.stats.discarded++;
+		return;
+	}
 	ptr = c->r[SPE_PMBPTR];
 	lim = limit_addr(c);
 	len = build_record(rec, seq, ts);

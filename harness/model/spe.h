@@ -23,6 +23,7 @@ enum spe_reg {
 	SPE_PMSEVFR, SPE_PMSLATFR, SPE_PMSIDR,
 	SPE_PMBLIMITR, SPE_PMBPTR, SPE_PMBSR, SPE_PMBIDR,
 	SPE_ID_DFR0,
+	SPE_PMSDSFR,		/* FEAT_SPE_FDS, where the revision describes it */
 	SPE_NR_REGS,
 };
 
@@ -42,6 +43,7 @@ struct spe_stats {
 	uint64_t ops;		/* model operations: accesses, barriers, workload ops */
 	uint64_t full_events, gap_ops, gaps;
 	uint64_t size_events;	/* buffer-size events raised (R111) */
+	uint64_t discarded;	/* records dropped in Discard mode (FM 0b10) */
 	unsigned int size_event_cpus;	/* mask of CPUs that raised one */
 };
 
@@ -68,6 +70,7 @@ struct spe_model {
 	int nr_cpus;
 	int sample_delay;	/* ops between selection and the record write (R63) */
 	int el;			/* exception level the workload runs at (0 or 1) */
+	bool feat_eft, feat_fds;	/* FEAT_SPE_EFT, FEAT_SPE_FDS in PMSIDR_EL1 */
 	bool in_irq;		/* set by the harness while the handler runs */
 	struct spe_stats stats;
 	/* writes the mode ignored, in order */
@@ -104,7 +107,11 @@ void spe_op(int cpu);
 /* Hypervisor and test knobs */
 void spe_set_max_buff_size(int cpu, uint16_t field);	/* PMBIDR[47:32] */
 uint64_t spe_decode_max_buff_size(uint16_t field);
+/* PMSEVFR_EL1/PMSNEVFR_EL1 bits the unit implements (the rest RAZ/WI) */
+uint64_t spe_pmsevfr_implemented(void);
 void spe_refuse_next_enable(int cpu);		/* size event below the limit */
+/* Optional features, where the revision's sysreg describes their fields */
+void spe_set_features(bool eft, bool fds);
 void spe_inject_fault(int cpu, enum spe_fault kind, int after_records, int at_byte);
 void spe_inject_collision(int cpu);
 void spe_force_event(int cpu, uint64_t pmbsr);	/* set S and a syndrome */

@@ -4,6 +4,7 @@
 driver, run the harness on it, and list the tests that catch it.
 
   mutate.py [TREE] [REV]     (defaults: ../build/linux work)
+  O=DIR mutate.py ...        build under DIR/mut (default ../build/harness)
 
 Each mutation is a literal text replacement in the REV driver; one that
 no longer applies is reported as such (the series changed shape)."""
@@ -14,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, '..', 'build', 'linux')
 REV = sys.argv[2] if len(sys.argv) > 2 else 'work'
-O = os.path.join(HERE, '..', 'build', 'harness', 'mut')
+O = os.path.join(os.environ.get('O', os.path.join(HERE, '..', 'build', 'harness')), 'mut')
 DRV = 'drivers/perf/arm_spe_pmu.c'
 FILES = [DRV, 'arch/arm64/tools/sysreg', 'arch/arm64/tools/gen-sysreg.awk',
          'arch/arm64/include/asm/sysreg.h']
@@ -50,6 +51,13 @@ MUTATIONS = [
     ('1c: setup_aux accepts an AUX area above the limit',
      'if (!arm_spe_pmu_aux_size_ok(max_buff_size, (u64)nr_pages * PAGE_SIZE)) {',
      'if (0) {'),
+    # the same check where the driver has discard mode (7.x)
+    ('1c: setup_aux accepts an AUX area above the limit (discard-aware)',
+     '\t    !arm_spe_pmu_aux_size_ok(max_buff_size, (u64)nr_pages * PAGE_SIZE)) {',
+     '\t    0) {'),
+    ('1c: setup_aux applies the limit to a discard-mode event',
+     'if (!ATTR_CFG_GET_FLD(&event->attr, discard) &&\n\t    !arm_spe_pmu_aux_size_ok(',
+     'if (!arm_spe_pmu_aux_size_ok('),
     ('1c: size event without TRUNCATED',
      '\t\tperf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);\n\t\tpr_err_ratelimited("Buffer of',
      '\t\tpr_err_ratelimited("Buffer of'),

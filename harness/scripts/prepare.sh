@@ -35,11 +35,43 @@ get arch/arm64/include/asm/sysreg.h > "$OUT/gen/asm-sysreg.h"
 awk -f "$OUT/gen/gen-sysreg.awk" "$OUT/gen/sysreg.txt" > "$OUT/gen/sysreg-defs.h.tmp"
 mv "$OUT/gen/sysreg-defs.h.tmp" "$OUT/gen/sysreg-defs.h"
 
-# The SPE block of asm/sysreg.h is delimited by two banner comments.
+# The SPE block of asm/sysreg.h ends with a banner comment.  It starts
+# with another one where the revision has it (6.12).  Where the opening
+# banner is gone (7.x, together with the PMSEVFR_EL1 RES0 masks that
+# followed it), the block is the run of paragraphs just before the end
+# banner whose #defines are PMB*/PMS* names only.  No block is an error.
 awk '
+	function flush() {
+		if (para != "")
+			run = para_ok ? run para "\n" : ""
+		para = ""
+		para_ok = 1
+	}
+	BEGIN { para_ok = 1 }
 	/^\/\*\*\* Statistical Profiling Extension \*\*\*\// { on = 1 }
-	on { print }
-	/^\/\*\*\* End of Statistical Profiling Extension \*\*\*\// { on = 0; done = 1 }
+	/^\/\*\*\* End of Statistical Profiling Extension \*\*\*\// {
+		if (on) {
+			print
+			on = 0
+		} else {
+			flush()
+			if (run == "") {
+				print "no SPE definitions before the end banner of asm/sysreg.h" > "/dev/stderr"
+				done = 1
+				exit 1
+			}
+			printf "/* prepare.sh: no opening banner, the paragraphs before the end banner */\n%s%s\n", run, $0
+		}
+		done = 1
+		exit 0
+	}
+	on { print; next }
+	/^[ \t]*$/ { flush(); next }
+	{
+		para = para $0 "\n"
+		if (/^#/ && !/^#define[ \t]+(SYS_)?PM[SB][A-Za-z0-9_]*/)
+			para_ok = 0
+	}
 	END { if (!done) { print "no SPE section in asm/sysreg.h" > "/dev/stderr"; exit 1 } }
 ' "$OUT/gen/asm-sysreg.h" > "$OUT/gen/spe-sysreg.h.tmp"
 mv "$OUT/gen/spe-sysreg.h.tmp" "$OUT/gen/spe-sysreg.h"

@@ -18,9 +18,19 @@ struct harness_test {
 };
 
 extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
-	base_tests[];
+	base_tests[], feature_tests[];
 extern bool harness_verbose;
 extern bool harness_skipped;
+extern const char *harness_skip_reason;
+
+/*
+ * Features of the driver under test, found by feature tests on its
+ * source in main.c (never by kernel version).
+ */
+#define HX_DRV_DISCARD		(1u << 0)	/* discard=1, PMBLIMITR_EL1.FM */
+#define HX_DRV_EFT		(1u << 1)	/* FEAT_SPE_EFT filters */
+#define HX_DRV_FDS		(1u << 2)	/* FEAT_SPE_FDS, config4 */
+extern const unsigned int harness_driver_features;
 
 /* The scenario does not apply to this mode: report it as skipped */
 #define SKIP_IF(cond)							\
@@ -31,6 +41,25 @@ extern bool harness_skipped;
 		}							\
 	} while (0)
 extern bool harness_tree_patched;
+
+/*
+ * The driver under test lacks a feature the scenario needs: the run is
+ * reported as RESULT skip (never pass) with the reason.
+ */
+#define SKIP_UNLESS_DRIVER(feat, why)					\
+	do {								\
+		if (!(harness_driver_features & (feat))) {		\
+			harness_skip_reason = (why);			\
+			return true;					\
+		}							\
+	} while (0)
+#define SKIP_NO_FEATURE(cond, why)					\
+	do {								\
+		if (cond) {						\
+			harness_skip_reason = (why);			\
+			return true;					\
+		}							\
+	} while (0)
 
 #define ASSERT_TRUE(expr)						\
 	do {								\

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Features of newer drivers (7.x): Discard mode (PMBLIMITR_EL1.FM =
+ * DISCARD: the buffer is enabled, records are formatted and dropped, no
+ * AUX area is needed), caps/event_filter probed from PMSEVFR_EL1, and the
+ * FEAT_SPE_EFT and FEAT_SPE_FDS filters.  A driver without the feature
+ * reports RESULT skip: the feature is found in the driver source (main.c)
+ * or its sysfs, never by kernel version.
+ */
+#include <stdio.h>
+
+#include "tests.h"
+
+#define BUF_PAGES	4
+
+/* PMSFCR_EL1 fields of the optional filters, where the revision names them */
+#ifdef PMSFCR_EL1_Bm
+#define FCR_EFT		(PMSFCR_EL1_Bm | PMSFCR_EL1_LDm | PMSFCR_EL1_SIMD | \
+			 PMSFCR_EL1_FPm)
+#else
+#define FCR_EFT		0ULL
+#endif
+#ifdef PMSFCR_EL1_FDS
+#define FCR_FDS		PMSFCR_EL1_FDS
+#else
+#define FCR_FDS		0ULL
+#endif
+
+/* perf record -e arm_spe/discard/ : the term as the sysfs format gives it */
+static struct hx_event *open_discard(int cpu, int *err)
+{
+	struct perf_event_attr attr = {
+		.type = harness_pmu->type,
+		.sample_period = PERIOD,
+	};
+
+	if (!hx_set_format(&attr, "discard", 1)) {
+		fprintf(stderr, "  no format/discard\n");
+		*err = -ENOENT;
+		return NULL;
+	}
+	return hx_open_attr(cpu, &attr, err);
+}
+
+/* The buffer is enabled in Discard mode on @cpu */
+static bool discarding(int cpu)
+{
+	u64 lim = spe_peek(cpu, SPE_PMBLIMITR);
+
+	return (lim & PMBLIMITR_EL1_E) &&
+	       FIELD_GET(PMBLIMITR_EL1_FM, lim) == PMBLIMITR_EL1_FM_DISCARD &&
+	       !(spe_peek(cpu, SPE_PMBSR) & PMBSR_EL1_S);
+}
+
+/*
+ * The model in Discard mode, without a driver: records are formatted and
+ * dropped, PMBPTR_EL1 stays, no buffer-full event.  R24557 (PMB* writes
+ * ignored while E && !S) does not apply in Discard mode; DEN0154 SFDXJJ
+ * (ignored while E) does.  Clearing E is never ignored.
+ */
+static bool test_model_discard_rules(void)
+{
+	u64 lim = FIELD_PREP(PMBLIMITR_EL1_FM, PMBLIMITR_EL1_FM_DISCARD) |
+		  PMBLIMITR_EL1_E;
+
+	spe_poke(0, SPE_PMBPTR, 0x1000);
+	spe_poke(0, SPE_PMBLIMITR, lim);
+	spe_poke(0, SPE_PMSIRR, PERIOD);
+	spe_poke(0, SPE_PMSCR, PMSCR_EL1_E0SPE);
+	for (int i = 0; i < 20 * PERIOD; i++)
+		spe_op(0);
+	ASSERT_TRUE(spe.stats.discarded >= 10);
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x1000);
+	ASSERT_FALSE(spe_irq_level(0));
+
+	spe_write(0, SYS_PMBPTR_EL1, 0x2000, __func__, __LINE__);
+	spe_isb(0, __func__, __LINE__);
+	if (spe.mode == SPE_MODE_DEN0154) {
+		ASSERT_EQ(spe.nr_ignored, 1);
+		ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x1000);
+		/* the violation is the point here */
+		spe.nr_violations = 0;
+	} else {
+		ASSERT_EQ(spe.nr_ignored, 0);
+		ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x2000);
+	}
+	spe_write(0, SYS_PMBLIMITR_EL1, 0, __func__, __LINE__);
+	spe_isb(0, __func__, __LINE__);
+	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
+	ASSERT_CLEAN();
+	return true;
+}
+
+/* An event with discard=1 opens and runs with no AUX area; nothing is written */
+static bool test_discard_no_aux_area(void)
+{
+	struct hx_event *e;
+	u64 ptr;
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	/* the unit is SPEv1p2: the driver offers the term */
+	ASSERT_TRUE(hx_show_format("discard") != NULL);
+	e = open_discard(0, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(err, 0);
+	ptr = spe_peek(0, SPE_PMBPTR);
+	/* no mmap of an AUX area: add() starts it all the same */
+	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
+	ASSERT_TRUE(discarding(0));
+	ASSERT_TRUE(spe_peek(0, SPE_PMSCR) & PMSCR_EL1_E0SPE);
+	/* as many samples as would fill a 4-page buffer six times over */
+	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
+	ASSERT_TRUE(spe.stats.discarded >= 1000);
+	ASSERT_TRUE(discarding(0));
+	/* nothing reached memory, the pointer never moved, no interrupt */
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), ptr);
+	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(spe.stats.full_events, 0);
+	hx_disable(e);
+	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
+	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * Start and stop: per-task, across CPUs (add/del), and in place
+ * (stop(UPDATE)/start(RELOAD), as perf_event_stop() and the period ioctl
+ * do).  The interval counter is saved and reloaded; no sample is taken
+ * while stopped.
+ */
+static bool test_discard_start_stop(void)
+{
+	struct hx_event *e;
+	u64 before, icr;
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	e = open_discard(-1, &err);
+	ASSERT_TRUE(e);
+	for (int cpu = 0; cpu < 3; cpu++) {
+		before = spe.stats.discarded;
+		ASSERT_EQ(hx_enable(e, cpu), 0);
+		ASSERT_TRUE(discarding(cpu));
+		hx_run(cpu, 20 * PERIOD + 7, NULL, 0);
+		ASSERT_TRUE(spe.stats.discarded > before);
+
+		hx_stop(e);
+		ASSERT_TRUE(e->ev.hw.state & PERF_HES_STOPPED);
+		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
+		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
+		icr = spe_peek(cpu, SPE_PMSICR);
+		ASSERT_EQ(local64_read(&e->ev.hw.period_left), icr);
+		before = spe.stats.discarded;
+		hx_run(cpu, 20 * PERIOD, NULL, 0);
+		ASSERT_EQ(spe.stats.discarded, before);
+
+		hx_start(e, PERF_EF_RELOAD);
+		ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
+		ASSERT_TRUE(discarding(cpu));
+		ASSERT_EQ(spe_peek(cpu, SPE_PMSICR), icr);
+		hx_run(cpu, 20 * PERIOD, NULL, 0);
+		ASSERT_TRUE(spe.stats.discarded > before);
+
+		hx_disable(e);		/* context switch out */
+		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
+		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
+	}
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * An AUX area mapped on a discard-mode event stays untouched: no byte
+ * written, no PERF_RECORD_AUX, and the hypervisor's buffer checks do not
+ * apply (no buffer-size event).  A normal event on another CPU at the
+ * same time does write, so the model is not simply idle.
+ */
+static bool test_discard_aux_area_untouched(void)
+{
+	struct hx_event *d, *n;
+	const unsigned char *p;
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	d = open_discard(0, &err);
+	ASSERT_TRUE(d);
+	ASSERT_EQ(hx_mmap_aux(d, BUF_PAGES, false), 0);
+	spe_refuse_next_enable(0);
+	ASSERT_EQ(hx_enable(d, 0), 0);
+	n = open_running(1, BUF_PAGES, false);
+	ASSERT_TRUE(n && n->ev.hstate == HX_ACTIVE);
+	for (int i = 0; i < 6; i++) {
+		hx_run(0, BUF_PAGES * OPS_PER_PAGE, NULL, 0);
+		hx_run(1, BUF_PAGES * OPS_PER_PAGE, n, 1000);
+	}
+	ASSERT_TRUE(discarding(0));
+	ASSERT_EQ(spe.stats.size_events, 0);
+	ASSERT_TRUE(spe.stats.discarded >= 1000);
+	hx_disable(d);
+	hx_disable(n);
+	ASSERT_EQ(d->rb.nr_recs, 0);
+	ASSERT_EQ(d->rb.aux_head, 0);
+	p = d->rb.aux_base;
+	for (size_t i = 0; i < BUF_PAGES * PAGE_SIZE; i++)
+		ASSERT_EQ(p[i], 0xa5);
+	/* every record the unit wrote went to the normal event's area */
+	ASSERT_TRUE(spe.nr_records > 0);
+	for (size_t i = 0; i < spe.nr_records; i++)
+		ASSERT_EQ(spe.records[i].cpu, 1);
+	ASSERT_TRUE(hx_check_data(n));
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * No interrupt at all in Discard mode (no buffer-full, no size event, no
+ * fault), so no storm under DEN0154 either, even with a hypervisor that
+ * would refuse any buffer; a spurious PMBIRQ is not claimed and writes
+ * nothing.
+ */
+static bool test_discard_no_irq_storm(void)
+{
+	struct hx_event *e;
+	u64 writes;
+	int err;
+
+	for (int cpu = 0; cpu < 4; cpu++)
+		spe_set_max_buff_size(cpu, 0x0001);	/* 4 KiB: below 2 pages */
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	e = open_discard(2, &err);
+	ASSERT_TRUE(e);
+	spe_refuse_next_enable(2);
+	ASSERT_EQ(hx_enable(e, 2), 0);
+	for (int i = 0; i < 8; i++) {
+		hx_run(2, BUF_PAGES * OPS_PER_PAGE, NULL, 0);
+		ASSERT_FALSE(spe_irq_level(2));
+		ASSERT_TRUE(discarding(2));
+	}
+	writes = spe.stats.writes;
+	harness_cur_cpu = 2;
+	spe_context_sync(2);
+	ASSERT_EQ(arm_spe_pmu_irq_handler_for_tests(2), IRQ_NONE);
+	spe_context_sync(2);
+	harness_cur_cpu = 0;
+	ASSERT_EQ(spe.stats.writes, writes);
+	ASSERT_TRUE(discarding(2));
+	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(spe.stats.size_events, 0);
+	hx_disable(e);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * A management event the hypervisor raises while a discard-mode event
+ * runs (there is no AUX handle) is acknowledged with the buffer disabled
+ * first, so the level drops under DEN0154 too; the event can be added
+ * again afterwards.
+ */
+static bool test_discard_pending_event_acknowledged(void)
+{
+	struct hx_event *e;
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	e = open_discard(3, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_enable(e, 3), 0);
+	hx_run(3, 20 * PERIOD, NULL, 0);
+	spe_force_event(3, FIELD_PREP(PMBSR_EL1_EC_MASK, PMBSR_EL1_EC_IMP_DEF) | 0x1);
+	hx_deliver(3);
+	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_TRUE(hirq.entries >= 1);
+	ASSERT_FALSE(spe_irq_level(3));
+	ASSERT_TRUE(handler_left_unit_quiet(3));
+	ASSERT_TRUE(hx_log_count("err") >= 1);
+	hx_disable(e);
+	ASSERT_EQ(hx_enable(e, 3), 0);
+	ASSERT_TRUE(discarding(3));
+	hx_run(3, 20 * PERIOD, NULL, 0);
+	hx_disable(e);
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/* caps/max_buff_size limits what is written; a discard AUX area may be larger */
+static bool test_discard_ignores_max_buff_size(void)
+{
+	struct hx_event *e;
+	int err;
+
+	for (int cpu = 0; cpu < 4; cpu++)
+		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	e = hx_open(0, 0, PERIOD, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
+	hx_close(e);
+	e = open_discard(0, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_mmap_aux(e, 512, false), 0);	/* 2 MiB */
+	ASSERT_EQ(hx_enable(e, 0), 0);
+	hx_run(0, 40 * PERIOD, NULL, 0);
+	ASSERT_TRUE(discarding(0));
+	ASSERT_EQ(spe.stats.size_events, 0);
+	hx_disable(e);
+	ASSERT_EQ(e->rb.nr_recs, 0);
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * caps/event_filter: the PMSEVFR_EL1 bits the unit implements, probed by
+ * the driver with a write of all ones (the RES0 bits are RAZ/WI); an
+ * event or inverse event filter on a RES0 bit is refused.
+ */
+static bool test_caps_event_filter(void)
+{
+	struct perf_event_attr attr = { .sample_period = PERIOD };
+	const char *cap;
+	struct hx_event *e;
+	char want[32];
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	cap = hx_show_cap("event_filter");
+	SKIP_NO_FEATURE(!cap, "driver has no caps/event_filter");
+	snprintf(want, sizeof(want), "0x%llx\n",
+		 (unsigned long long)spe_pmsevfr_implemented());
+	if (strcmp(cap, want)) {
+		fprintf(stderr, "  caps/event_filter: got '%s', want '%s'\n", cap, want);
+		return false;
+	}
+	attr.type = harness_pmu->type;
+	/* bit 0 is RES0, bit 1 (retired) is implemented */
+	ASSERT_TRUE(hx_set_format(&attr, "event_filter", BIT_ULL(0)));
+	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
+	ASSERT_EQ(err, -EOPNOTSUPP);
+	attr.config1 = 0;
+	ASSERT_TRUE(hx_set_format(&attr, "inv_event_filter", BIT_ULL(8)));
+	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
+	ASSERT_EQ(err, -EOPNOTSUPP);
+	attr.config3 = 0;
+	ASSERT_TRUE(hx_set_format(&attr, "event_filter", BIT_ULL(1)));
+	e = hx_open_attr(0, &attr, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
+	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(spe_peek(0, SPE_PMSEVFR), BIT_ULL(1));
+	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & PMSFCR_EL1_FE);
+	hx_run(0, 20 * PERIOD, e, 1000);
+	hx_disable(e);
+	ASSERT_TRUE(hx_check_data(e));
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * FEAT_SPE_EFT: the AND masks and the SIMD/FP filters are offered and
+ * programmed on a unit that has it, hidden and refused on one that does
+ * not (the model flags PMSFCR_EL1 bits of filters it lacks).
+ */
+static bool test_filters_eft(void)
+{
+	struct perf_event_attr attr = { .sample_period = PERIOD };
+	static const char *const terms[] = {
+		"branch_filter", "branch_filter_mask", "load_filter",
+		"load_filter_mask", "simd_filter", "float_filter_mask",
+	};
+	struct hx_event *e;
+	int err;
+
+	spe_set_features(true, false);
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
+	SKIP_NO_FEATURE(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
+	attr.type = harness_pmu->type;
+	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
+		ASSERT_TRUE(hx_set_format(&attr, terms[i], 1));
+	e = hx_open_attr(0, &attr, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
+	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(spe_peek(0, SPE_PMSFCR) & FCR_EFT, FCR_EFT);
+	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & PMSFCR_EL1_FT);
+	hx_run(0, 20 * PERIOD, e, 1000);
+	hx_disable(e);
+	ASSERT_TRUE(hx_check_data(e));
+	ASSERT_CLEAN();
+	harness_unload();
+
+	/* the same request on a unit without FEAT_SPE_EFT */
+	harness_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(harness_load(), 0);
+	ASSERT_TRUE(hx_show_format("branch_filter_mask") == NULL);
+	ASSERT_TRUE(hx_show_format("branch_filter") != NULL);
+	attr.type = harness_pmu->type;
+	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
+	ASSERT_EQ(err, -EOPNOTSUPP);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+/*
+ * FEAT_SPE_FDS: inv_data_src_filter (config4) is written inverted to
+ * PMSDSFR_EL1 with PMSFCR_EL1.FDS; without the term every source is
+ * kept.  Without the feature the term is hidden, refused, and
+ * PMSDSFR_EL1 (UNDEFINED then) is never touched.
+ */
+static bool test_filters_fds(void)
+{
+	struct perf_event_attr attr = { .sample_period = PERIOD };
+	struct hx_event *e;
+	int err;
+
+	spe_set_features(false, true);
+	ASSERT_EQ(harness_load(), 0);
+	SKIP_UNLESS_DRIVER(HX_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
+	SKIP_NO_FEATURE(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
+	attr.type = harness_pmu->type;
+	ASSERT_TRUE(hx_set_format(&attr, "inv_data_src_filter", 0xf0));
+	ASSERT_EQ(attr.config4, 0xf0);
+	e = hx_open_attr(0, &attr, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
+	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(spe_peek(0, SPE_PMSDSFR), ~0xf0ULL);
+	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & FCR_FDS);
+	hx_run(0, 20 * PERIOD, e, 1000);
+	hx_close(e);
+	/* no term: no filtering */
+	e = open_running(1, BUF_PAGES, false);
+	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_EQ(spe_peek(1, SPE_PMSDSFR), ~0ULL);
+	ASSERT_FALSE(spe_peek(1, SPE_PMSFCR) & FCR_FDS);
+	hx_close(e);
+	ASSERT_CLEAN();
+	harness_unload();
+
+	harness_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(harness_load(), 0);
+	ASSERT_TRUE(hx_show_format("inv_data_src_filter") == NULL);
+	attr.type = harness_pmu->type;
+	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
+	ASSERT_EQ(err, -EOPNOTSUPP);
+	e = open_running(0, BUF_PAGES, false);
+	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	hx_run(0, 20 * PERIOD, e, 1000);
+	hx_close(e);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
+const struct harness_test feature_tests[] = {
+	/* Discard mode */
+	{ "model_discard_rules", test_model_discard_rules },
+	{ "discard_no_aux_area", test_discard_no_aux_area },
+	{ "discard_start_stop", test_discard_start_stop },
+	{ "discard_aux_area_untouched", test_discard_aux_area_untouched },
+	{ "discard_no_irq_storm", test_discard_no_irq_storm },
+	{ "discard_pending_event_acknowledged", test_discard_pending_event_acknowledged, T_PATCHED },
+	{ "discard_ignores_max_buff_size", test_discard_ignores_max_buff_size, T_PATCHED },
+	/* Filters */
+	{ "caps_event_filter", test_caps_event_filter },
+	{ "filters_eft", test_filters_eft },
+	{ "filters_fds", test_filters_fds },
+	{ NULL },
+};
