@@ -7,14 +7,14 @@
 set -u
 . "$(dirname "$0")/common.sh"
 
-rev=${REV:-work}
+rev=${REV:-${WORK:-work}}
 secs=${FUZZ_SECONDS:-55}
 name=harness/fuzz/bounded
 log=$O/fuzz-bounded.log
 
 if ! git -C "$TREE" rev-parse -q --verify "$rev^{commit}" >/dev/null; then
-	echo "RESULT skip $name (no $rev revision in $TREE)"
-	exit 0
+	echo "RESULT fail $name (no revision $rev in $TREE)"
+	exit 1
 fi
 if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
 	echo "RESULT skip $name (no clang-14: install clang-14 and libclang-rt-14-dev)"

@@ -5,4 +5,4 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 t=$(ktree)
-TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/run.sh"
+WORK=$WORK BASE_TAG=$BASE_TAG TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/run.sh"

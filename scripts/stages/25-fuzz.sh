@@ -6,4 +6,4 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 t=$(ktree)
-TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/fuzz/run-bounded.sh"
+WORK=$WORK BASE_TAG=$BASE_TAG TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/fuzz/run-bounded.sh"

@@ -27,9 +27,22 @@ ${CROSS_COMPILE}gcc -static -O2 -Wall -Wextra -o "$BUILD/perf-spe-record/perf-sp
 	"$ROOT/tests/perf-spe-record/perf-spe-record.c"
 
 for cfg in "den0154-1M:spe-mode=den0154,spe-max-buff-size=1M" "bare:spe-mode=bare"; do
+	run=qemu-spe-$name-${cfg%%:*}
 	"$ROOT/scripts/boot.sh" --qemu "$qemu" --cpu "max,spe=on,${cfg#*:}" \
 		--tag "$name-spe-${cfg%%:*}" --test "$kself" --test "$BUILD/perf-spe-record/perf-spe-record" \
-		--file "$perf:/bin/perf" "qemu-spe-$name-${cfg%%:*}" "$image"
+		--file "$perf:/bin/perf" "$run" "$image"
+	# Where the guest ran its Discard mode record, the emulated unit
+	# must have discarded records (the guest alone cannot tell that SPE
+	# was enabled at all).
+	if grep -q '^ok [0-9]* perf_record_discard$' "$BUILD/boot/$run/tests/perf-spe-record.log"; then
+		n=$(sed -n 's/.* discarded=\([0-9]*\) .*/\1/p' "$BUILD/boot/$run/qemu.stderr" |
+			awk '{ s += $1 } END { print s + 0 }')
+		if [ "$n" -gt 0 ]; then
+			result pass "$name-spe-${cfg%%:*}: QEMU discarded $n records in Discard mode"
+		else
+			result fail "$name-spe-${cfg%%:*}: Discard mode record, but QEMU discarded nothing"
+		fi
+	fi
 done
 
 # The storm check: qemu/tests/run-spe-test.sh pins a workload to CPU 1 and
