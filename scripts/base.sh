@@ -25,15 +25,7 @@ if [ -n "${KSRC:-}" ]; then
 fi
 
 pkg=$(base_pkg "$BASE")
-debs=$BUILD/debs
-mkdir -p "$debs"
-deb=$(ls "$debs"/"${pkg}"_*.deb 2>/dev/null | tail -n1 || true)
-if [ -z "$deb" ]; then
-	note "fetching $pkg with a private apt configuration"
-	papt_update
-	(cd "$debs" && papt download "$pkg") || die "cannot download $pkg"
-	deb=$(ls "$debs"/"${pkg}"_*.deb | tail -n1)
-fi
+deb=$(base_deb "$BASE")
 debver=$(dpkg-deb -f "$deb" Version)
 note "unpacking $(basename "$deb") into $t"
 tmp=$BUILD/unpack.$$

@@ -15,8 +15,7 @@ set -euo pipefail
 t=$(ktree)
 d=$(series_dir "$t")
 name=$(basename "$d")
-pkg=$(base_pkg "$BASE")
-deb=$(ls "$BUILD"/debs/"${pkg}"_*.deb | tail -n1)
+deb=$(base_deb "$BASE")
 list=$BUILD/debs/$(basename "$deb" .deb).list
 if [ ! -s "$list" ]; then
 	dpkg-deb --fsys-tarfile "$deb" | tar -xOf - --wildcards './usr/src/linux-source-*.tar.xz' |

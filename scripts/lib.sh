@@ -89,6 +89,22 @@ papt_update() {
 	touch "$BUILD/apt/updated"
 }
 
+# base_deb BASE: the path of the base's linux-source .deb under
+# build/debs, downloaded with the private apt configuration if missing.
+base_deb() {
+	local pkg deb debs=$BUILD/debs
+	pkg=$(base_pkg "$1")
+	mkdir -p "$debs"
+	deb=$(ls "$debs"/"${pkg}"_*.deb 2>/dev/null | tail -n1 || true)
+	if [ -z "$deb" ]; then
+		note "fetching $pkg with a private apt configuration" >&2
+		papt_update
+		(cd "$debs" && papt download "$pkg" >&2) || die "cannot download $pkg"
+		deb=$(ls "$debs"/"${pkg}"_*.deb | tail -n1)
+	fi
+	echo "$deb"
+}
+
 # Where the kernel tree lives: our own import of the base's Debian
 # package, or a worktree of the user's tree (KSRC) at BASE, or KTREE used
 # as it is (with BASE_TAG and WORK naming its refs).
