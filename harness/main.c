@@ -4,7 +4,9 @@
  * #included below, so every static function is in this translation unit;
  * its system register accesses go to the model through custom.h.
  */
+#define HARNESS_DRIVER_CU
 #include "arm_spe_pmu.c"
+#undef memset
 
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +40,7 @@ const char *__asan_default_options(void)
 }
 
 static const struct harness_test *const suites[] = {
-	basic_tests, fault_tests, vmif_tests, feature_tests, base_tests,
+	basic_tests, fault_tests, vmif_tests, aux_tests, feature_tests, base_tests,
 };
 
 static int run_one(const struct harness_test *t, const char *rev,

@@ -20,7 +20,9 @@
  * environment prints every op as it runs, FUZZ_MODE=bare|r24557|den0154
  * and FUZZ_VIS=on|off pin the mode and the visibility switch.
  */
+#define HARNESS_DRIVER_CU
 #include "arm_spe_pmu.c"
+#undef memset
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,6 +401,7 @@ static void on_cpu(int cpu, void (*fn)(struct hx_event *, int), struct hx_event 
 	irq_work_run();
 	harness_cur_cpu = save;
 	hx_deliver(cpu);
+	hx_check_running(cpu, "after pmu::stop/start");
 }
 
 static void do_stop(struct hx_event *e, int flags)

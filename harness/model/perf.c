@@ -283,9 +283,52 @@ static bool is_full_event(u64 sr)
 	       FIELD_GET(PMBSR_EL1_MSS_MASK, sr) == PMBSR_EL1_BUF_BSC_FULL;
 }
 
+/*
+ * An event the perf core believes is running (active, not stopped) while
+ * the unit has sampling on and the buffer disabled, with no management
+ * event pending, records nothing and nothing tells the core or the user:
+ * the driver must either keep a buffer enabled or stop the event.
+ */
+void hx_check_running(int cpu, const char *when)
+{
+	u64 scr = spe_peek(cpu, SPE_PMSCR), lim = spe_peek(cpu, SPE_PMBLIMITR);
+
+	if (!(scr & (PMSCR_EL1_E0SPE | PMSCR_EL1_E1SPE)) ||
+	    (lim & PMBLIMITR_EL1_E) || spe_irq_level(cpu))
+		return;
+	for (int i = 0; i < 8; i++) {
+		struct hx_event *e = events[i];
+
+		if (!e || e->ev.hstate != HX_ACTIVE || e->ev.oncpu != cpu ||
+		    (e->ev.hw.state & PERF_HES_STOPPED))
+			continue;
+		spe_violation("sampling with no buffer: the event on CPU%d is running %s with PMSCR_EL1=0x%llx and PMBLIMITR_EL1.E clear (nothing is recorded, nothing says so)",
+			      cpu, when, (unsigned long long)scr);
+	}
+}
+
+/*
+ * The driver's own no-handle path: PMBIRQ is taken with PMBSR_EL1.S set
+ * and no AUX output in progress on the CPU.  The v2 driver returns
+ * IRQ_NONE there (the level would stay up), on the claim that no sequence
+ * of its own leaves a management event pending without a handle.
+ */
+static bool check_no_handle(int cpu)
+{
+	struct perf_output_handle *h =
+		per_cpu_ptr((struct perf_output_handle *)irq_dev, cpu);
+
+	if (perf_get_aux(h))
+		return false;
+	spe_violation("no-handle management event: PMBIRQ taken on CPU%d with PMBSR_EL1=0x%llx (S set) and no AUX handle",
+		      cpu, (unsigned long long)spe_peek(cpu, SPE_PMBSR));
+	return true;
+}
+
 void hx_deliver(int cpu)
 {
 	int save = harness_cur_cpu, n = 0;
+	bool no_handle = false;
 
 	while (irq_handler && irq_enabled[cpu] && !irq_masked[cpu] &&
 	       spe_irq_level(cpu)) {
@@ -309,6 +352,8 @@ void hx_deliver(int cpu)
 		}
 		harness_cur_cpu = cpu;
 		spe_context_sync(cpu);		/* exception entry */
+		if (!no_handle)
+			no_handle = check_no_handle(cpu);
 		spe.in_irq = true;
 		ret = irq_handler(SPE_PPI, per_cpu_ptr((struct perf_output_handle *)irq_dev, cpu));
 		if (full && (spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&
@@ -316,6 +361,7 @@ void hx_deliver(int cpu)
 			hirq.resumed_in_handler++;
 		spe_context_sync(cpu);		/* exception return */
 		spe.in_irq = false;
+		hx_check_running(cpu, "after the interrupt handler");
 		irq_work_run();
 		harness_cur_cpu = save;
 		hirq.entries++;
@@ -700,6 +746,7 @@ static void settle(int cpu)
 	irq_work_run();
 	harness_cur_cpu = save;
 	hx_deliver(cpu);
+	hx_check_running(cpu, "after a perf core call");
 }
 
 struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err)

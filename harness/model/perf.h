@@ -76,6 +76,8 @@ void hx_start(struct hx_event *e, int flags);	/* pmu::start(flags) */
 void hx_close(struct hx_event *e);
 void hx_run(int cpu, long nops, struct hx_event *consume_every, long every);
 void hx_deliver(int cpu);			/* take PMBIRQ while it is high */
+/* oracle: no event left running with sampling on into a disabled buffer */
+void hx_check_running(int cpu, const char *when);
 void hx_consume(struct hx_event *e);
 bool hx_check_data(struct hx_event *e);	/* no loss without a flag */
 void hx_set_irqs_masked(int cpu, bool masked);

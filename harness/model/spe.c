@@ -44,6 +44,14 @@ struct spe_cpu {
 	int fault_after, fault_byte;
 	bool gap_open;
 	uint64_t full_at;
+	/*
+	 * R85: sampling may have selected an op since the last PSB CSYNC
+	 * that ran with sampling off in the unit's view (a record may be in
+	 * flight or about to be); cleared by such a PSB CSYNC.
+	 */
+	bool undrained;
+	/* R86a: PSB CSYNC executed, no context synchronisation since */
+	bool psb_unsynced;
 	/* last direct write to PMBPTR, for reports */
 	const char *ptr_fn;
 	int ptr_line;
@@ -158,6 +166,12 @@ static bool discard_mode(struct spe_cpu *c)
 {
 	/* FM == 0b10 (R4, R104) */
 	return HB_FIELD_GET(PMBLIMITR_EL1_FM, c->r[SPE_PMBLIMITR]) == 2;
+}
+
+/* PMSCR_EL1 lets the unit select ops at some EL (R59) */
+static bool sampling_on(struct spe_cpu *c)
+{
+	return c->r[SPE_PMSCR] & (PMSCR_EL1_E0SPE | PMSCR_EL1_E1SPE);
 }
 
 static uint64_t limit_addr(struct spe_cpu *c)
@@ -306,6 +320,29 @@ void spe_del_region(const void *base)
 			regions[i].base = 0;
 }
 
+uint64_t spe_next_seq(void)
+{
+	return next_seq;
+}
+
+void *spe_driver_memset(void *s, int c, size_t n, const char *fn, int line)
+{
+	uintptr_t p = (uintptr_t)s;
+
+	for (int i = 0; i < MAX_REGIONS && n; i++) {
+		uintptr_t base = regions[i].base, end = base + regions[i].len;
+
+		if (!base || p < base || p > end || p + n <= end)
+			continue;
+		spe_violation("driver memset() of %zu bytes at offset %zu of a %zu-byte AUX buffer at %s:%d writes %zu bytes past its end",
+			      n, (size_t)(p - base), regions[i].len, fn, line,
+			      (size_t)(p + n - end));
+		n = end - p;
+		break;
+	}
+	return memset(s, c, n);
+}
+
 static bool in_region(uint64_t addr, uint64_t len)
 {
 	for (int i = 0; i < MAX_REGIONS; i++) {
@@ -418,6 +455,15 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 		if (clears_e && e && !s && c->inflight)
 			spe_violation("R98: PMBLIMITR_EL1.E cleared on CPU%d with a record in flight at %s:%d",
 				      cpu, fn, line);
+		/*
+		 * R85: outside a management event (S == 0) the buffer may only
+		 * be disabled once sampling is off and a PSB CSYNC ran after
+		 * that was synchronised, whether or not a record happens to
+		 * be in flight now.  Discard mode writes nothing.
+		 */
+		else if (clears_e && e && !s && !discard_mode(c) && c->undrained)
+			spe_violation("R85: PMBLIMITR_EL1.E cleared on CPU%d at %s:%d without sampling off, ISB, PSB CSYNC first",
+				      cpu, fn, line);
 		if (reg == SPE_PMBPTR) {
 			c->ptr_fn = fn;
 			c->ptr_line = line;
@@ -427,6 +473,8 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 		spe_violation("R101: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
 			      (unsigned long long)val, fn, line);
 	c->r[reg] = val;
+	if (reg == SPE_PMSCR && sampling_on(c))
+		c->undrained = true;
 }
 
 /*
@@ -459,6 +507,7 @@ static void commit(int cpu)
 
 void spe_context_sync(int cpu)
 {
+	cpus[cpu].psb_unsynced = false;
 	commit(cpu);
 }
 
@@ -475,6 +524,10 @@ uint64_t spe_read(int cpu, uint32_t enc, const char *fn, int line)
 	}
 	if (is_pmb(reg))
 		spe.stats.trapped++;
+	/* R86a: PSB; ISB; MRS to observe the unit's own PMBPTR/PMBSR updates */
+	if ((reg == SPE_PMBPTR || reg == SPE_PMBSR) && c->psb_unsynced)
+		spe_violation("R86a: %s read on CPU%d at %s:%d after PSB CSYNC with no ISB in between",
+			      spe_reg_name(reg), cpu, fn, line);
 	/* The PE sees its own writes in program order */
 	for (int i = c->npend - 1; i >= 0; i--)
 		if (c->pend[i].reg == reg)
@@ -530,6 +583,7 @@ void spe_isb(int cpu, const char *fn, int line)
 	(void)fn; (void)line;
 	spe.stats.ops++;
 	spe.stats.isbs++;
+	cpus[cpu].psb_unsynced = false;
 	commit(cpu);
 }
 
@@ -543,6 +597,10 @@ void spe_psb_csync(int cpu, const char *fn, int line)
 	/* R87: everything selected so far is formatted and written */
 	if (cpus[cpu].inflight)
 		write_record(cpu);
+	cpus[cpu].psb_unsynced = true;
+	/* R85: with sampling off (as the unit sees it) nothing is selected after */
+	if (!sampling_on(&cpus[cpu]))
+		cpus[cpu].undrained = false;
 }
 
 void spe_dsb(int cpu, const char *fn, int line)

@@ -119,6 +119,16 @@ uint64_t spe_peek(int cpu, enum spe_reg reg);	/* unit view, no side effect */
 void spe_poke(int cpu, enum spe_reg reg, uint64_t val);
 void spe_add_region(const void *base, size_t len);
 void spe_del_region(const void *base);
+/* Sequence number the next sample selected on any CPU will carry */
+uint64_t spe_next_seq(void);
+
+/*
+ * memset() of the driver (custom.h maps it here in the driver's
+ * compilation unit): a write that starts in an AUX area, or right at its
+ * end, and runs past the end is a violation; only the part inside the
+ * area is written, so the run goes on and the test or fuzzer reports it.
+ */
+void *spe_driver_memset(void *s, int c, size_t n, const char *fn, int line);
 
 void spe_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -90,9 +90,42 @@ static bool test_base_size_event_unflagged(void)
 	return true;
 }
 
+/*
+ * The padding overflow: a new 8KiB AUX area whose first session starts
+ * with head and wakeup both at offset 4KiB (tests/aux.c).  The base
+ * clamps the buffer to the wakeup, finds no room and pads the whole free
+ * space, 8191 bytes, from offset 4096: 4095 bytes past the end.  Run
+ * where the base is otherwise correct (elsewhere it is caught earlier).
+ */
+static bool base_pad_case(bool snapshot)
+{
+	SKIP_IF(spe.mode == SPE_MODE_DEN0154 ||
+		(spe.mode == SPE_MODE_R24557 && spe.visibility));
+	ASSERT_TRUE(aux_remap_wakeup_at_head(snapshot));
+	if (harness_verbose)
+		harness_print_violations();
+	ASSERT_TRUE(aux_pad_overflow_reported());
+	fprintf(stderr, "  caught: %s: pad of 8191 bytes at offset 4096 of the 8192-byte AUX buffer at arm_spe_pmu_pad_buf:%d\n",
+		snapshot ? "snapshot then normal" : "16KiB then 8KiB",
+		driver_line_of("arm_spe_pmu_pad_buf", "memset("));
+	return true;
+}
+
+static bool test_base_pad_remap_wakeup_at_head(void)
+{
+	return base_pad_case(false);
+}
+
+static bool test_base_pad_snapshot_remap_wakeup_at_head(void)
+{
+	return base_pad_case(true);
+}
+
 const struct harness_test base_tests[] = {
 	{ "base_den0154_is_caught", test_base_den0154_is_caught, T_BASE },
 	{ "base_start_pointer_unsynchronised", test_base_start_pointer_unsynchronised, T_BASE },
 	{ "base_size_event_unflagged", test_base_size_event_unflagged, T_BASE },
+	{ "base_pad_remap_wakeup_at_head", test_base_pad_remap_wakeup_at_head, T_BASE },
+	{ "base_pad_snapshot_remap_wakeup_at_head", test_base_pad_snapshot_remap_wakeup_at_head, T_BASE },
 	{ NULL },
 };

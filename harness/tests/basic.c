@@ -58,6 +58,31 @@ static bool test_start_stop(void)
 	return true;
 }
 
+/*
+ * No AUX area mapped: start() cannot begin an AUX session, so add()
+ * fails and leaves nothing sampling (a normal-mode event; discard mode
+ * needs no area, features.c).
+ */
+static bool test_add_without_aux_area(void)
+{
+	struct hx_event *e;
+	int err;
+
+	ASSERT_EQ(harness_load(), 0);
+	e = hx_open(1, 0, PERIOD, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(hx_enable(e, 1), -EINVAL);
+	ASSERT_FALSE(spe_peek(1, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
+	ASSERT_EQ(spe_peek(1, SPE_PMSCR), 0);
+	hx_run(1, 10 * PERIOD, NULL, 0);
+	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_EQ(hirq.entries, 0);
+	hx_close(e);
+	ASSERT_CLEAN();
+	harness_unload();
+	return true;
+}
+
 static bool test_buffer_full_reprogram(void)
 {
 	struct hx_event *e;
@@ -293,6 +318,7 @@ const struct harness_test basic_tests[] = {
 	{ "probe", test_probe },
 	{ "kpti_refuses_probe", test_kpti_refuses_probe },
 	{ "start_stop", test_start_stop },
+	{ "add_without_aux_area", test_add_without_aux_area },
 	/* The buffer-full interrupt path */
 	{ "buffer_full_reprogram", test_buffer_full_reprogram },
 	{ "wrap", test_wrap },

@@ -268,41 +268,6 @@ static bool test_discard_no_irq_storm(void)
 	return true;
 }
 
-/*
- * A management event the hypervisor raises while a discard-mode event
- * runs (there is no AUX handle) is acknowledged with the buffer disabled
- * first, so the level drops under DEN0154 too; the event can be added
- * again afterwards.
- */
-static bool test_discard_pending_event_acknowledged(void)
-{
-	struct hx_event *e;
-	int err;
-
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
-	e = open_discard(3, &err);
-	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_enable(e, 3), 0);
-	hx_run(3, 20 * PERIOD, NULL, 0);
-	spe_force_event(3, FIELD_PREP(PMBSR_EL1_EC_MASK, PMBSR_EL1_EC_IMP_DEF) | 0x1);
-	hx_deliver(3);
-	ASSERT_EQ(hirq.storms, 0);
-	ASSERT_TRUE(hirq.entries >= 1);
-	ASSERT_FALSE(spe_irq_level(3));
-	ASSERT_TRUE(handler_left_unit_quiet(3));
-	ASSERT_TRUE(hx_log_count("err") >= 1);
-	hx_disable(e);
-	ASSERT_EQ(hx_enable(e, 3), 0);
-	ASSERT_TRUE(discarding(3));
-	hx_run(3, 20 * PERIOD, NULL, 0);
-	hx_disable(e);
-	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_CLEAN();
-	harness_unload();
-	return true;
-}
-
 /* caps/max_buff_size limits what is written; a discard AUX area may be larger */
 static bool test_discard_ignores_max_buff_size(void)
 {
@@ -484,7 +449,6 @@ const struct harness_test feature_tests[] = {
 	{ "discard_start_stop", test_discard_start_stop },
 	{ "discard_aux_area_untouched", test_discard_aux_area_untouched },
 	{ "discard_no_irq_storm", test_discard_no_irq_storm },
-	{ "discard_pending_event_acknowledged", test_discard_pending_event_acknowledged, T_PATCHED },
 	{ "discard_ignores_max_buff_size", test_discard_ignores_max_buff_size, T_PATCHED },
 	/* Filters */
 	{ "caps_event_filter", test_caps_event_filter },

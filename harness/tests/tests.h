@@ -18,7 +18,7 @@ struct harness_test {
 };
 
 extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
-	base_tests[], feature_tests[];
+	base_tests[], feature_tests[], aux_tests[];
 extern bool harness_verbose;
 extern bool harness_skipped;
 extern const char *harness_skip_reason;
@@ -95,5 +95,8 @@ bool ignored_write_in(const char *fn, enum spe_reg reg);
 int driver_line_of(const char *fn, const char *needle);
 extern const char *harness_driver_path;
 irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu);
+/* tests/aux.c: a new AUX area whose first session starts at the wakeup */
+struct hx_event *aux_remap_wakeup_at_head(bool snapshot);
+bool aux_pad_overflow_reported(void);
 
 #endif
