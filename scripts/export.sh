@@ -37,10 +37,25 @@ gm() {
 }
 to=$(gm --no-l)
 cc=$(gm --no-m --no-r)
+# and config/cc: earlier reviewers and lists, unless already there
+while IFS= read -r r; do
+	case "$to, $cc, " in *"$r, "*) continue ;; esac
+	cc="$cc, $r"
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")
 rm -f "$tmp"/*.patch "$tmp/MAINTAINERS"
+# The posting's version: branch.<WORK>.reroll, which apply.sh takes from
+# the cover letter's "[PATCH vN" (none: a first posting).
+v=$(git -C "$t" config "branch.$WORK.reroll" || true)
 git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit --cover-letter \
-	--cover-from-description=subject --base="$BASE_TAG" \
+	--cover-from-description=subject --base="$BASE_TAG" ${v:+-v "$v"} \
 	--to="$to" --cc="$cc" -o "$tmp" "$BASE_TAG..$WORK"
+# Keep file names without the vN- prefix (the subjects carry it), so
+# that a folder keeps its names from one version to the next.
+for f in "$tmp"/v[0-9]*-*.patch; do
+	[ -e "$f" ] || continue
+	b=${f##*/}
+	mv "$f" "$tmp/${b#v*-}"
+done
 
 # The cover letter is dated now by git; date it like the last patch so
 # that the same branch always exports the same folder.
