@@ -3,7 +3,8 @@
 #
 # Build qemu-system-aarch64 with our emulated SPE (FEAT_SPE) patches.
 #
-#   1. make sure apt has deb-src entries for the Debian suites already in use
+#   1. (none: the sources come through the private apt configuration of
+#      scripts/lib.sh, with deb-src entries for the machine's own suites)
 #   2. apt-get source qemu into build/qemu-src (once)
 #   3. keep a git copy of it in build/qemu-git: branch "debian" = pristine
 #      source with Debian's own quilt patches applied, branch "spe" = our
@@ -27,35 +28,11 @@ OUT=$BUILD/qemu
 JOBS=${JOBS:-2}
 PKG=${QEMU_SRC_PKG:-qemu}
 
+# papt: apt-get with the project's private configuration (scripts/lib.sh)
+. "$ROOT/scripts/lib.sh"
+unset ARCH CROSS_COMPILE	# the kernel's, not QEMU's
 note() { echo "== qemu: $*"; }
 die() { echo "error: qemu: $*" >&2; exit 1; }
-
-# 1. deb-src for the suites we already have "deb" lines for.
-have_debsrc() {
-	grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
-}
-
-add_debsrc() {
-	# The same archives and suites as the deb entries already configured,
-	# as deb-src: no mirror is named here.
-	local f=/etc/apt/sources.list.d/qemu-spe-debsrc.sources
-	note "adding deb-src entries ($f)"
-	{
-		for s in /etc/apt/sources.list.d/*.sources; do
-			[ "$s" = "$f" ] && continue
-			[ -f "$s" ] || continue
-			awk 'BEGIN { RS = ""; ORS = "\n\n" }
-			     /(^|\n)Types:([^\n]* )?deb([ \n]|$)/ && !/(^|\n)Enabled: *no/ {
-				sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$s"
-		done
-		if [ -f /etc/apt/sources.list ]; then
-			sed -n 's/^deb \(.*\)/deb-src \1/p' /etc/apt/sources.list |
-				awk '{ print "Types: deb-src\nURIs: " $2 "\nSuites: " $3 "\nComponents: " $4 "\n" }'
-		fi
-	} >"$f"
-	[ -s "$f" ] || die "no deb entries to derive deb-src entries from"
-	apt-get update -qq
-}
 
 fetch_source() {
 	local d
@@ -64,10 +41,10 @@ fetch_source() {
 		echo "$d"
 		return
 	fi
-	have_debsrc || add_debsrc >&2
 	mkdir -p "$SRC"
-	note "apt-get source $PKG" >&2
-	(cd "$SRC" && apt-get source -qq "$PKG" >&2) || die "apt-get source $PKG failed"
+	note "apt-get source $PKG (private apt configuration, build/apt)" >&2
+	papt_update
+	(cd "$SRC" && papt source -qq "$PKG" >&2) || die "apt-get source $PKG failed"
 	d=$(find "$SRC" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' | head -n1)
 	[ -n "$d" ] || die "no unpacked source under $SRC"
 	echo "$d"

@@ -71,6 +71,8 @@ papt_init() {
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie-backports main"
 	} >"$d/sources.list.tmp"
 	grep -q '^deb .* bookworm ' "$d/sources.list.tmp" || die "no Debian archive configured in /etc/apt"
+	# Sources of the machine's own suites (QEMU's, for qemu/build.sh)
+	sed -n '/trixie/!s/^deb /deb-src /p' "$d/sources.list.tmp" >>"$d/sources.list.tmp"
 	mv "$d/sources.list.tmp" "$d/sources.list"
 	rm -f "$d/updated"
 }
