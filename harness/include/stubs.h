@@ -164,5 +164,8 @@ struct lock_class_key { int unused; };
 #define MODULE_IMPORT_NS(ns)	extern int harness_module_info
 #define EXPORT_SYMBOL_GPL(s)	extern int harness_module_info
 #define EXPORT_SYMBOL(s)	extern int harness_module_info
+/* <kunit/visibility.h> without CONFIG_KUNIT, as the harness builds it */
+#define VISIBLE_IF_KUNIT		static
+#define EXPORT_SYMBOL_IF_KUNIT(s)	extern int harness_module_info
 
 #endif

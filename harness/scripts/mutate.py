@@ -34,6 +34,7 @@ BASE = os.environ.get('BASE', 'base')
 ONLY = os.environ.get('ONLY', '')
 O = os.path.join(os.environ.get('O', os.path.join(HERE, '..', 'build', 'harness')), 'mut')
 DRV = 'drivers/perf/arm_spe_pmu.c'
+HDR = 'drivers/perf/arm_spe_pmu.h'
 FILES = [DRV, 'arch/arm64/tools/sysreg', 'arch/arm64/tools/gen-sysreg.awk',
          'arch/arm64/include/asm/sysreg.h']
 
@@ -239,6 +240,11 @@ def run(i, src, text):
 
 def main():
     src = {f: show(REV, f) for f in FILES}
+    # the driver's private header, where the revision has one
+    try:
+        src[HDR] = show(REV, HDR)
+    except subprocess.CalledProcessError:
+        pass
     try:
         base = show(BASE, DRV)
     except subprocess.CalledProcessError:

@@ -28,6 +28,16 @@ get() {
 
 mkdir -p "$OUT/gen" "$OUT/shim"
 get drivers/perf/arm_spe_pmu.c > "$OUT/arm_spe_pmu.c.tmp"
+# The driver's private header, where the revision has one (for KUnit)
+if get drivers/perf/arm_spe_pmu.h > "$OUT/arm_spe_pmu.h.tmp" 2>/dev/null; then
+	if cmp -s "$OUT/arm_spe_pmu.h.tmp" "$OUT/arm_spe_pmu.h" 2>/dev/null; then
+		rm "$OUT/arm_spe_pmu.h.tmp"
+	else
+		mv "$OUT/arm_spe_pmu.h.tmp" "$OUT/arm_spe_pmu.h"
+	fi
+else
+	rm -f "$OUT/arm_spe_pmu.h.tmp" "$OUT/arm_spe_pmu.h"
+fi
 get arch/arm64/tools/sysreg > "$OUT/gen/sysreg.txt"
 get arch/arm64/tools/gen-sysreg.awk > "$OUT/gen/gen-sysreg.awk"
 get arch/arm64/include/asm/sysreg.h > "$OUT/gen/asm-sysreg.h"
