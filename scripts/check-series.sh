@@ -61,7 +61,17 @@ warnings() {
 		echo FAIL
 		return
 	fi
-	grep -c ': \(warning\|error\):' "$f" || true
+	grep ': \(warning\|error\):' "$f" | while IFS=: read -r file line rest; do
+		# With the stand-in below, sparse 0.6.4 reports "bad constant
+		# expression" on every MODULE_*() line of a 7.x file (any
+		# module, not only this driver): not counted.
+		case "$rest" in
+		*"error: bad constant expression"*)
+			[ -n "$SPARSE_CF" ] && sed -n "${line}p" "$file" 2>/dev/null | grep -q '^MODULE_' &&
+				continue ;;
+		esac
+		echo "$file:$line:$rest"
+	done | wc -l
 }
 
 # Debian bookworm's sparse (0.6.4) predates __typeof_unqual__, which
