@@ -152,19 +152,25 @@ MUTATIONS = [
         '', '__arm_spe_pmu_setup_one')),
 
     # --- 1c: setup_aux ---
+    # the check as v1 wrote it, or with the discard flag passed in (v2)
     M('1c: setup_aux accepts an AUX area above the limit',
       S(r'!arm_spe_pmu_aux_size_ok\(max_buff_size, \(u64\)nr_pages \* PAGE_SIZE\)', '0',
-        'arm_spe_pmu_setup_aux')),
+        'arm_spe_pmu_setup_aux'),
+      S(r'!arm_spe_pmu_aux_size_ok\(max_buff_size, \(u64\)nr_pages \* PAGE_SIZE,\s*'
+        r'ATTR_CFG_GET_FLD\(&event->attr, discard\)\)', '0', 'arm_spe_pmu_setup_aux'),
+      S(r'!arm_spe_pmu_aux_size_ok\(max_buff_size, \(u64\)nr_pages \* PAGE_SIZE,\s*false\)',
+        '0', 'arm_spe_pmu_setup_aux')),
     M('1c: setup_aux limit one page short (nr_pages - 1)',
-      S(r'\(u64\)nr_pages \* PAGE_SIZE\)\)', '(u64)(nr_pages - 1) * PAGE_SIZE))',
+      S(r'\(u64\)nr_pages \* PAGE_SIZE([,)])', r'(u64)(nr_pages - 1) * PAGE_SIZE\1',
         'arm_spe_pmu_setup_aux')),
     M('1c: setup_aux limit one page over (nr_pages + 1)',
-      S(r'\(u64\)nr_pages \* PAGE_SIZE\)\)', '(u64)(nr_pages + 1) * PAGE_SIZE))',
+      S(r'\(u64\)nr_pages \* PAGE_SIZE([,)])', r'(u64)(nr_pages + 1) * PAGE_SIZE\1',
         'arm_spe_pmu_setup_aux')),
     M('1c: setup_aux refuses an area equal to the limit (< for <=)',
       S(r'size <= max_buff_size', 'size < max_buff_size', 'arm_spe_pmu_aux_size_ok')),
     M('1c: setup_aux applies the limit to a discard-mode event',
-      S(r'!ATTR_CFG_GET_FLD\(&event->attr, discard\) &&\n\s*', '', 'arm_spe_pmu_setup_aux')),
+      S(r'!ATTR_CFG_GET_FLD\(&event->attr, discard\) &&\n\s*', '', 'arm_spe_pmu_setup_aux'),
+      S(r'return discard \|\| ', 'return ', 'arm_spe_pmu_aux_size_ok')),
 
     # --- 1c: the buffer-size event ---
     M('1c: size event without TRUNCATED',
