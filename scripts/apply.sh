@@ -38,9 +38,9 @@ apply_to() {	# apply_to <branch>
 	# The version of the posting ("[PATCH v2 00/10]"), for export.sh.
 	local v cfg
 	cfg=$(git -C "$t" rev-parse --git-common-dir)/config
-	git config --file "$cfg" --unset "branch.$1.reroll" || true
+	git -C "$t" config --file "$cfg" --unset "branch.$1.reroll" || true
 	v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$d/0000-cover-letter.patch" 2>/dev/null || true)
-	[ -z "$v" ] || git config --file "$cfg" "branch.$1.reroll" "$v"
+	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"
 }
 
 fingerprint() { (cat "$d/series" 2>/dev/null; series_patches "$d" | xargs -r cat) | sha1sum | cut -d' ' -f1; }
