@@ -1,31 +1,45 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot an arm64 Image in QEMU with an initramfs holding init/init.c and
-# the given test programs, and turn what the guest prints into RESULT
-# lines: KUnit (parsed by the tree's own tools/testing/kunit/kunit.py)
-# and each program's TAP, kept apart by the markers init prints.
+# The one boot runner: boot an arm64 Image in QEMU with an initramfs of
+# guest/init.c and the given programs, print the guest's KTAP and turn it
+# into RESULT lines with the one parser, scripts/ktap.py.
 #
-# boot.sh [options] NAME IMAGE
-#   --test FILE        run FILE in the guest (copied to /tests, run in
-#                      name order)
+#   scripts/boot.sh [options] NAME IMAGE
+#
+#   --qemu debian|spe|PATH  Debian's qemu-system-aarch64 (no SPE; default),
+#                      our build/qemu/qemu-system-aarch64 with emulated SPE
+#                      (qemu/build.sh, "make qemu"), or that binary
+#   --spe PROPS        SPE properties of -cpu max (with --qemu spe), e.g.
+#                      spe-mode=den0154,spe-max-buff-size=1M (qemu/README.md)
+#   --test FILE        run FILE in the guest (in /tests, in name order)
 #   --file SRC:DEST    also put SRC at DEST in the initramfs
-#   --kunit            KUnit results are expected on the console
-#   --qemu BIN         QEMU binary (default: qemu-system-aarch64)
-#   --cpu CPU          -cpu value (default: max)
+#   --storm expect|clean  init's built-in SPE check (guest/init.c)
+#   --kunit            the kernel runs KUnit at boot and its results are
+#                      counted (without it: kunit.enable=0)
+#   --machine M        -M value (default: virt)
+#   --mem SIZE         -m value (default: 1G)
 #   --append ARGS      extra kernel command line
 #   --timeout SECS     host-side limit for the whole boot (default 600)
 #   --tag TAG          prefix the programs' result names with TAG:
+#
+# Needs build/guest/init (guest/build.sh, "make guest").  Writes
+# build/boot/NAME/: initramfs.cpio.gz, console.txt, qemu.stderr (QEMU's
+# own messages, e.g. the emulated SPE's counters), tests/<program>.log,
+# kunit.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tests=() files=() kunit=0 qemu=qemu-system-aarch64 cpu=max append="" timeout=600 tag=""
+tests=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
 while [ $# -gt 2 ]; do
 	case "$1" in
-	--test) tests+=("$2"); shift 2 ;;
-	--file) files+=("$2"); shift 2 ;;
+	--test) tests+=(--test "$2"); shift 2 ;;
+	--file) tests+=(--file "$2"); shift 2 ;;
+	--storm) storm=$2; shift 2 ;;
 	--kunit) kunit=1; shift ;;
 	--qemu) qemu=$2; shift 2 ;;
-	--cpu) cpu=$2; shift 2 ;;
+	--spe) spe=$2; shift 2 ;;
+	--machine) machine=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--tag) tag=$2; shift 2 ;;
@@ -35,26 +49,36 @@ done
 [ $# -eq 2 ] || die "usage: boot.sh [options] NAME IMAGE"
 name=$1 image=$2
 [ -f "$image" ] || die "no Image at $image"
+case "$qemu" in
+debian) qemu=/usr/bin/qemu-system-aarch64 ;;
+spe) qemu=$BUILD/qemu/qemu-system-aarch64 ;;
+esac
+[ -x "$qemu" ] || die "no QEMU at $qemu (Debian's: scripts/setup.sh; ours: qemu/build.sh)"
+cpu=max
+if [ -n "$spe" ]; then
+	[ "$qemu" != /usr/bin/qemu-system-aarch64 ] ||
+		die "--spe needs our QEMU (--qemu spe): Debian's has no emulated SPE"
+	cpu="max,spe=on,$spe"
+fi
+case "$storm" in
+'' | expect | clean) ;;
+*) die "--storm expect|clean, not $storm" ;;
+esac
 
 out=$BUILD/boot/$name
 rm -rf "$out"
-mkdir -p "$out/root/tests" "$out/root/bin" "$out/tests"
+mkdir -p "$out/tests"
+"$ROOT/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${tests[@]}"
 
-${CROSS_COMPILE}gcc -static -O2 -Wall -o "$out/root/init" "$ROOT/init/init.c"
-for f in "${tests[@]}"; do
-	install -m 0755 "$f" "$out/root/tests/"
-done
-for f in "${files[@]}"; do
-	mkdir -p "$out/root/$(dirname "${f#*:}")"
-	cp -a "${f%%:*}" "$out/root/${f#*:}"
-done
-(cd "$out/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out/initramfs.cpio.gz"
-
+cmd="console=ttyAMA0 kpti=off panic=-1"
+[ $kunit = 1 ] || cmd="$cmd kunit.enable=0"
+[ -z "$storm" ] || cmd="$cmd spe_init.storm=$storm"
+[ -z "$append" ] || cmd="$cmd $append"
+note "boot $name: $qemu -M $machine -cpu $cpu, $(basename "$image"), \"$cmd\""
 rc=0
-timeout -k 10 "$timeout" "$qemu" -M virt -cpu "$cpu" -smp 2 -m 1G \
+timeout -k 10 "$timeout" "$qemu" -M "$machine" -cpu "$cpu" -smp 2 -m "$mem" \
 	-nographic -no-reboot -nic none -kernel "$image" -initrd "$out/initramfs.cpio.gz" \
-	-append "console=ttyAMA0 kpti=off panic=-1 $append" \
-	>"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
+	-append "$cmd" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 
 if ! grep -q '^==== spe-tests end ====' "$out/console.txt"; then
@@ -64,70 +88,24 @@ if ! grep -q '^==== spe-tests end ====' "$out/console.txt"; then
 	result fail "boot/$name: $why (see $out/console.txt)"
 fi
 
-# KUnit: everything before the tests' first marker.
+args=(--console --save-dir "$out/tests" --tag "$tag")
+rm -f "$out/kunit.log"
 if [ $kunit = 1 ]; then
-	sed '/^==== spe-tests begin ====/,$d' "$out/console.txt" >"$out/kunit.log"
+	args+=(--kunit --kunit-name "$name")
+	# The kernel's own parser, as a cross-check of the counts only
 	t=$(ktree)
-	python3 "$t/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
-		"$out/kunit.log" >"$out/kunit.txt" 2>&1 || true
-	python3 - "$out/kunit.json" "$name" <<'PY'
-import json, sys
-try:
-    data = json.load(open(sys.argv[1]))
-except Exception as e:
-    print(f"RESULT fail kunit/{sys.argv[2]}: no KUnit results ({e})")
-    sys.exit(0)
-n = 0
-def walk(group, prefix):
-    global n
-    for sub in group.get("sub_groups", []):
-        walk(sub, prefix + [sub["name"]])
-    for case in group.get("test_cases", []):
-        n += 1
-        status = case.get("status", "FAIL")
-        word = {"PASS": "pass", "SKIP": "skip"}.get(status, "fail")
-        print(f"RESULT {word} kunit/" + ".".join(prefix + [case["name"]]))
-walk(data, [])
-if n == 0:
-    print(f"RESULT fail kunit/{sys.argv[2]}: no KUnit test cases ran")
-PY
+	sed '/^==== spe-tests begin ====/,$d' "$out/console.txt" >"$out/kunit.log"
+	if [ -f "$t/tools/testing/kunit/kunit.py" ]; then
+		python3 "$t/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
+			"$out/kunit.log" >"$out/kunit.txt" 2>&1 || true
+		args+=(--kunit-json "$out/kunit.json")
+	fi
 fi
-
-# Each program's TAP, between its markers.
-python3 - "$out/console.txt" "$out/tests" "$tag" <<'PY'
-import re, sys
-tag = sys.argv[3] + ":" if sys.argv[3] else ""
-lines = open(sys.argv[1], errors="replace").read().splitlines()
-cur, buf = None, []
-tap = re.compile(r"^(not ok|ok) \d+ (.*?)(?:\s+#\s*(SKIP|skip|TODO)\b(.*))?$")
-for line in lines:
-    m = re.match(r"^==== test (\S+) ====$", line)
-    if m:
-        cur, buf = m.group(1), []
-        continue
-    m = re.match(r"^==== end (\S+) rc=(\S+?)(?: secs=\d+)? ====$", line)
-    if m and cur == m.group(1):
-        rc = m.group(2)
-        open(f"{sys.argv[2]}/{cur}.log", "w").write("\n".join(buf) + "\n")
-        results = []
-        for l in buf:
-            t = tap.match(l)
-            if not t:
-                continue
-            word = "pass" if t.group(1) == "ok" else "fail"
-            if t.group(3) and t.group(3).lower() == "skip":
-                word = "skip"
-            results.append((word, t.group(2).strip() + (f" ({t.group(4).strip()})" if word == "skip" and t.group(4) else "")))
-        for word, what in results:
-            print(f"RESULT {word} {tag}{cur}/{what}")
-        if rc not in ("0", "4") and not any(w == "fail" for w, _ in results):
-            print(f"RESULT fail {tag}{cur}: exit status {rc}")
-        elif not results:
-            print(f"RESULT {'pass' if rc == '0' else 'skip'} {tag}{cur}: exit status {rc}, no TAP")
-        cur = None
-        continue
-    if cur is not None:
-        buf.append(line)
-if cur is not None:
-    print(f"RESULT fail {tag}{cur}: did not finish")
-PY
+python3 "$ROOT/scripts/ktap.py" "${args[@]}" "$out/console.txt" >"$out/results"
+# The guest's KTAP as it printed it, then the counts
+for f in "$out/kunit.log" "$out"/tests/*.log; do
+	[ -f "$f" ] || continue
+	echo "---- $name: $(basename "$f" .log)"
+	grep -E '^ *(KTAP|TAP) version|^ *1\.\.|^ *(not )?ok |^ *# |^Bail out' "$f" || true
+done
+cat "$out/results"

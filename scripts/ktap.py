@@ -27,6 +27,7 @@ Counting:
 Exit status 0 (the RESULT lines carry the verdict); 2 for a usage error.
 """
 import argparse
+import collections
 import json
 import re
 import sys
@@ -44,6 +45,9 @@ BEGIN = "==== spe-tests begin ===="
 END = "==== spe-tests end ===="
 TEST_BEGIN = re.compile(r"^==== test (\S+) ====$")
 TEST_END = re.compile(r"^==== end (\S+) rc=(\S+?)(?: secs=\d+)? ====$")
+
+
+Result = collections.namedtuple("Result", "word what leaf")
 
 
 class Doc:
@@ -151,9 +155,10 @@ def emit(doc, prefix, path, out, nested=False):
     fails = 0
     name = lambda p: prefix + "/" + ".".join(p) if p else prefix
 
-    def add(word, what):
+    def add(word, what, leaf=True):
+        # leaf: a test's own result; else a fail about the document
         nonlocal fails
-        out.append(f"RESULT {word} {what}")
+        out.append(Result(word, what, leaf))
         if word == "fail":
             fails += 1
 
@@ -165,13 +170,13 @@ def emit(doc, prefix, path, out, nested=False):
         if child is not None and getattr(child, "orphan", False):
             f = emit(child, prefix, rpath, out, True)
             fails += f
-            add("fail", f"{name(rpath)}: no result line (crashed or truncated)")
+            add("fail", f"{name(rpath)}: no result line (crashed or truncated)", False)
             continue
         if child is not None and child.results:
             f = emit(child, prefix, rpath, out, True)
             fails += f
             if not ok and word is None and f == 0:
-                add("fail", f"{name(rpath)}: not ok, with no failing subtest")
+                add("fail", f"{name(rpath)}: not ok, with no failing subtest", False)
             continue
         if child is not None:
             fails += emit(child, prefix, rpath, out, True)	# plan/bail problems
@@ -184,7 +189,7 @@ def emit(doc, prefix, path, out, nested=False):
             add("pass" if ok else "fail", name(rpath))
     n = sum(1 for r in doc.results if not getattr(r[4], "orphan", False))
     if doc.bail is not None:
-        add("fail", f"{where}: Bail out! {doc.bail}".rstrip())
+        add("fail", f"{where}: Bail out! {doc.bail}".rstrip(), False)
     if doc.bail is not None:
         pass	# one fail is enough
     elif doc.plan is None and nested:
@@ -192,14 +197,14 @@ def emit(doc, prefix, path, out, nested=False):
         #	  parent's result line closes them (or its absence fails)
     elif doc.plan is None:
         if n == 0 and not doc.bail:
-            add("fail", f"{where}: no plan and no results")
+            add("fail", f"{where}: no plan and no results", False)
         elif not doc.bail:
-            add("fail", f"{where}: no plan line (crashed or truncated after {n} results)")
+            add("fail", f"{where}: no plan line (crashed or truncated after {n} results)", False)
     elif doc.plan == 0 and n == 0:
         why = directive_reason(doc.plan_directive) if directive_word(doc.plan_directive) == "SKIP" else ""
-        add("skip", where + (f" ({why})" if why else " (empty plan)"))
+        add("skip", where + (f" ({why})" if why else " (empty plan)"), False)
     elif doc.plan != n:
-        add("fail", f"{where}: plan 1..{doc.plan} but {n} results")
+        add("fail", f"{where}: plan 1..{doc.plan} but {n} results", False)
     return fails
 
 
@@ -208,7 +213,7 @@ def results_of(lines, prefix):
     out = []
     docs = [d for d in parse(lines) if d.seen]
     if not docs:
-        return [f"RESULT fail {prefix}: no KTAP output"]
+        return [Result("fail", f"{prefix}: no KTAP output", False)]
     for d in docs:
         path = [d.subtest] if d.subtest and len(docs) > 1 else []
         emit(d, prefix, path, out)
@@ -238,28 +243,25 @@ def console(text, kunit, tag, save_dir, kunit_json, kunit_name):
         first = len(lines)
     if kunit:
         klines = lines[:first]
-        if save_dir:
-            open(f"{save_dir}/kunit.log", "w").write("\n".join(klines) + "\n")
         kout = results_of(klines, "kunit")
         out += kout
         if kunit_json:
-            mine = {w: sum(1 for r in kout if r.startswith(f"RESULT {w} ")
-                           and ": " not in r.split(" ", 2)[2])
+            mine = {w: sum(1 for r in kout if r.word == w and r.leaf)
                     for w in ("pass", "fail", "skip")}
             try:
                 theirs = kunit_json_counts(kunit_json)
             except Exception as e:
                 theirs = f"unreadable ({e})"
             if mine != theirs:
-                out.append(f"RESULT fail kunit/{kunit_name}: ktap.py counted {mine}, "
-                           f"kunit.py {theirs}")
+                out.append(Result("fail", f"kunit/{kunit_name}: ktap.py counted {mine}, "
+                                   f"kunit.py {theirs}", False))
     cur, buf = None, []
     for line in lines[first:]:
         m = TEST_BEGIN.match(line)
         if m:
             if cur is not None:
                 out += results_of(buf, tag + cur)
-                out.append(f"RESULT fail {tag}{cur}: did not finish")
+                out.append(Result("fail", f"{tag}{cur}: did not finish", False))
             cur, buf = m.group(1), []
             continue
         m = TEST_END.match(line)
@@ -269,12 +271,12 @@ def console(text, kunit, tag, save_dir, kunit_json, kunit_name):
                 open(f"{save_dir}/{cur}.log", "w").write("\n".join(buf) + "\n")
             has_ktap = any(d.seen for d in parse(buf))
             if not has_ktap and rc == "4":
-                out.append(f"RESULT skip {tag}{cur}: exit status 4 (skip), no KTAP")
+                out.append(Result("skip", f"{tag}{cur}: exit status 4 (skip), no KTAP", False))
             else:
                 res = results_of(buf, tag + cur)
                 out += res
-                if rc not in ("0", "4") and not any(r.startswith("RESULT fail ") for r in res):
-                    out.append(f"RESULT fail {tag}{cur}: exit status {rc}")
+                if rc not in ("0", "4") and not any(r.word == "fail" for r in res):
+                    out.append(Result("fail", f"{tag}{cur}: exit status {rc}", False))
             cur = None
             continue
         if cur is not None:
@@ -283,7 +285,7 @@ def console(text, kunit, tag, save_dir, kunit_json, kunit_name):
         if save_dir:
             open(f"{save_dir}/{cur}.log", "w").write("\n".join(buf) + "\n")
         out += results_of(buf, tag + cur)
-        out.append(f"RESULT fail {tag}{cur}: did not finish")
+        out.append(Result("fail", f"{tag}{cur}: did not finish", False))
     return out
 
 
@@ -303,7 +305,8 @@ def main():
         out = console(text, a.kunit, a.tag, a.save_dir, a.kunit_json, a.kunit_name)
     else:
         out = results_of(text.splitlines(), a.prefix)
-    print("\n".join(out))
+    for r in out:
+        print(f"RESULT {r.word} {r.what}")
 
 
 if __name__ == "__main__":

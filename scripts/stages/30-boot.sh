@@ -1,24 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the patched Image (built by the series stage) in Debian's QEMU,
-# -cpu max without SPE: the KUnit suite runs at boot; the kselftest and
-# the perf tool test run from the initramfs (the kselftest skips: no SPE).
+# Boot the patched Image in Debian's QEMU, -cpu max without SPE: the KUnit
+# suite runs at boot; the kselftest and the perf tool test run from the
+# initramfs (the kselftest skips: no SPE).
+# Needs: the patched Image (scripts/build.sh work) and the guest binaries
+# (guest/build.sh, "make guest"); both are made here when missing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 t=$(ktree)
 name=$(basename "$(series_dir "$t")")
-image=$BUILD/images/$name-Image
-[ -f "$image" ] || die "no patched Image ($image): the series stage failed"
+tb=$(basename "$t")
 
-args=(--kunit)
-"$ROOT/scripts/kselftest-build.sh" "$t" >&2
-for f in "$BUILD/kselftest-$(basename "$t")"/*; do
-	[ -x "$f" ] && args+=(--test "$f")
-done
-# The perf tool of branch work, and its test with a faked arm_spe_0
-"$ROOT/scripts/perf-build.sh" "$t" >&2
-"$ROOT/tests/perf-spe-cap/build.sh" >&2
-args+=(--file "$BUILD/perf-$(basename "$t")/perf:/bin/perf")
-args+=(--test "$BUILD/perf-spe-cap/perf-spe-cap")
-"$ROOT/scripts/boot.sh" "${args[@]}" "qemu-$name" "$image"
+"$ROOT/scripts/build.sh" work >&2 || die "scripts/build.sh work failed"
+image=$BUILD/images/$name-Image
+[ -f "$image" ] || die "scripts/build.sh work made no $image"
+"$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
+
+g=$BUILD/guest
+"$ROOT/scripts/boot.sh" --qemu debian --kunit \
+	--test "$g/$tb/tests/arm_spe_buffer" --test "$g/tests/perf-spe-cap" \
+	--file "$g/$tb/bin/perf:/bin/perf" "qemu-$name" "$image"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Cross-build tools/perf for arm64, statically linked, from a kernel tree.
 #
-#   scripts/perf-build.sh [TREE [NAME]]
+#   guest/perf-build.sh [TREE [NAME]]
 #
 # TREE defaults to build/linux (whatever it has checked out); NAME defaults
 # to the tree's directory name.  Output goes to build/perf-NAME/, the binary
@@ -16,7 +16,7 @@
 #
 # Environment: JOBS (default 2), PERF_EXTRA="VAR=value ..." appended to make.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 tree=$(cd "${1:-$BUILD/linux}" && pwd) || die "no kernel tree ${1:-}"
 name=${2:-$(basename "$tree")}

@@ -4,7 +4,7 @@
 # of a kernel tree as a static arm64 binary, against that tree's own uapi
 # headers.
 #
-#   scripts/kselftest-build.sh <kernel tree>
+#   guest/kselftest-build.sh <kernel tree>
 #
 # Output: build/kselftest-<tree name>/arm_spe_buffer.  The headers are exported with O=
 # under build/kselftest-hdr/<tree name>, so the tree itself stays clean.
@@ -13,7 +13,7 @@
 #   make -C <tree>/tools/testing/selftests O=<dir> TARGETS=perf_events \
 #        ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 <kernel tree>"
 tree=$(cd "$1" && pwd) || die "$1: no such directory"

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build what runs inside the QEMU guests, for the tree of BASE (lib.sh:
+# ktree) on branch WORK.  "make guest" runs this.
+#
+#   guest/build.sh [init|tests|all]      (default all)
+#
+# Output, in the layout of the initramfs (scripts/boot.sh packs from it
+# with guest/initramfs.sh):
+#   build/guest/init                      guest/init.c, the one /init
+#   build/guest/tests/perf-spe-cap        guest/tests/perf-spe-cap
+#   build/guest/tests/perf-spe-record     guest/tests/perf-spe-record
+#   build/guest/<tree>/tests/arm_spe_buffer  the tree's kselftest
+#                                         (guest/kselftest-build.sh)
+#   build/guest/<tree>/bin/perf           the tree's perf tool
+#                                         (guest/perf-build.sh)
+# "init" builds only the first, "tests" only the next two (neither needs a
+# kernel tree).  A tree that is not on branch WORK, or has no kselftest
+# or perf of the series, is an error: the guest would run something else
+# than the series.
+#
+# Room for more: a Debian arm64 root filesystem for the guest would be
+# another target here (build/guest/rootfs-<suite>), packed by the same
+# initramfs.sh or used as a disk.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+here=$ROOT/guest
+out=$BUILD/guest
+what=${1:-all}
+mkdir -p "$out/tests"
+
+# cc OUT SRC [FLAGS]: a static arm64 program, rebuilt when its source is
+# newer
+cc() {
+	local o=$1 src=$2
+	shift 2
+	if [ ! -x "$o" ] || [ "$src" -nt "$o" ]; then
+		"${CROSS_COMPILE}gcc" -static -O2 -Wall -Wextra -Werror "$@" -o "$o.tmp" "$src" ||
+			die "cannot build $src"
+		mv "$o.tmp" "$o"
+		note "built $o"
+	fi
+}
+
+case "$what" in
+init | tests | all) ;;
+*) die "usage: $0 [init|tests|all]" ;;
+esac
+
+if [ "$what" != tests ]; then
+	cc "$out/init" "$here/init.c"
+fi
+if [ "$what" != init ]; then
+	cc "$out/tests/perf-spe-cap" "$here/tests/perf-spe-cap/perf-spe-cap.c"
+	cc "$out/tests/perf-spe-record" "$here/tests/perf-spe-record/perf-spe-record.c"
+fi
+[ "$what" = all ] || exit 0
+
+t=$(ktree)
+[ -d "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
+head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
+[ "$head" = "$WORK" ] ||
+	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series' (scripts/build.sh work checks $WORK out)"
+tb=$(basename "$t")
+"$here/kselftest-build.sh" "$t"
+"$here/perf-build.sh" "$t"
+mkdir -p "$out/$tb/tests" "$out/$tb/bin"
+ln -f "$BUILD/kselftest-$tb/arm_spe_buffer" "$out/$tb/tests/arm_spe_buffer"
+ln -f "$BUILD/perf-$tb/perf" "$out/$tb/bin/perf"
+note "guest binaries for $tb ($(git -C "$t" describe --always HEAD)): $out"
