@@ -6,6 +6,10 @@
 #                   series, build the patched arm64 Image
 #   make check      every test; ends with "N passed, N failed, N skipped"
 #   make export     regenerate the series folder from branch "work"
+#   make images     the patched and the unpatched Image (build/images/)
+#   make guest      what runs in the guest, for BASE (build/guest/)
+#   make qemu       our QEMU with emulated SPE (build/qemu/)
+#   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
 #
 # BASE=7.3 (default) or BASE=6.12.y  which Debian base tree
 # KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
@@ -13,7 +17,7 @@
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
-.PHONY: all deps base apply build check export bench clean
+.PHONY: all deps base apply build images guest qemu test-ktap check export bench clean
 
 all: build
 
@@ -28,6 +32,19 @@ apply: base
 
 build: apply
 	@scripts/build.sh
+
+images: apply
+	@scripts/build.sh work
+	@scripts/build.sh base
+
+guest:
+	@guest/build.sh
+
+qemu:
+	@qemu/build.sh
+
+test-ktap:
+	@scripts/tests/ktap/run.sh
 
 check:
 	@scripts/check.sh
