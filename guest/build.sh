@@ -58,7 +58,7 @@ fi
 [ "$what" = all ] || exit 0
 
 t=$(ktree)
-[ -d "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
+[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
 head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
 [ "$head" = "$WORK" ] ||
 	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series' (scripts/build.sh work checks $WORK out)"
