@@ -35,14 +35,13 @@ import sys
 VERSION = re.compile(r"^(KTAP|TAP) version \d+\s*$")
 PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
 RESULT = re.compile(
-    r"^(not ok|ok)\b(?:\s+(\d+))?(?:\s+-)?\s*(.*?)\s*(?:(?<!\\)#\s*(.*))?$")
+    r"^(not ok|ok)\s+(\d+)\b(?:\s+-)?\s*(.*?)\s*(?:(?<!\\)#\s*(.*))?$")
 SUBTEST = re.compile(r"^# Subtest: (.*?)\s*$")
 BAIL = re.compile(r"^Bail out!\s*(.*)$")
 # printk's time stamp, when the kernel adds one
 STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
 BEGIN = "==== spe-tests begin ===="
-END = "==== spe-tests end ===="
 TEST_BEGIN = re.compile(r"^==== test (\S+) ====$")
 TEST_END = re.compile(r"^==== end (\S+) rc=(\S+?)(?: secs=\d+)? ====$")
 
@@ -63,6 +62,7 @@ class Doc:
         self.subtest = None	# "# Subtest: NAME"
         self.bail = None
         self.seen = False	# any KTAP line at all
+        self.orphan = False	# closed without its result line
 
     def empty(self):
         return self.plan is None and not self.results and self.pending is None
@@ -118,8 +118,6 @@ def parse(lines):
                 break
         if kind is None:
             continue
-        if kind == "result" and m.group(2) is None and not stack:
-            continue	# "ok" in free text before any KTAP
         while stack and indent < stack[-1].indent:
             close_top()
         if not stack or indent > stack[-1].indent:
@@ -167,7 +165,7 @@ def emit(doc, prefix, path, out, nested=False):
         rpath = path + [rname or (child.subtest if child is not None else None)
                         or f"#{num}"]
         word = directive_word(d)
-        if child is not None and getattr(child, "orphan", False):
+        if child is not None and child.orphan:
             f = emit(child, prefix, rpath, out, True)
             fails += f
             add("fail", f"{name(rpath)}: no result line (crashed or truncated)", False)
@@ -187,7 +185,7 @@ def emit(doc, prefix, path, out, nested=False):
             add("pass" if ok else "skip", f"{name(rpath)} ({d})")
         else:
             add("pass" if ok else "fail", name(rpath))
-    n = sum(1 for r in doc.results if not getattr(r[4], "orphan", False))
+    n = sum(1 for r in doc.results if r[4] is None or not r[4].orphan)
     if doc.bail is not None:
         add("fail", f"{where}: Bail out! {doc.bail}".rstrip(), False)
     if doc.bail is not None:
