@@ -29,11 +29,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tests=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
+pack=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
 while [ $# -gt 2 ]; do
 	case "$1" in
-	--test) tests+=(--test "$2"); shift 2 ;;
-	--file) tests+=(--file "$2"); shift 2 ;;
+	--test) pack+=(--test "$2"); shift 2 ;;
+	--file) pack+=(--file "$2"); shift 2 ;;
 	--storm) storm=$2; shift 2 ;;
 	--kunit) kunit=1; shift ;;
 	--qemu) qemu=$2; shift 2 ;;
@@ -68,7 +68,7 @@ esac
 out=$BUILD/boot/$name
 rm -rf "$out"
 mkdir -p "$out/tests"
-"$ROOT/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${tests[@]}"
+"$ROOT/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${pack[@]}"
 
 cmd="console=ttyAMA0 kpti=off panic=-1"
 [ $kunit = 1 ] || cmd="$cmd kunit.enable=0"
