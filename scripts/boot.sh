@@ -25,7 +25,7 @@
 # Needs build/guest/init (guest/build.sh, "make guest").  Writes
 # build/boot/NAME/: initramfs.cpio.gz, console.txt, qemu.stderr (QEMU's
 # own messages, e.g. the emulated SPE's counters), tests/<program>.log,
-# kunit.log.
+# kunit.log, results (the RESULT lines, also printed).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

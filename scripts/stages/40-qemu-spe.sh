@@ -43,7 +43,7 @@ for cfg in "den0154-1M:spe-mode=den0154,spe-max-buff-size=1M" "bare:spe-mode=bar
 	# Where the guest ran its Discard mode record, the emulated unit
 	# must have discarded records (the guest alone cannot tell that SPE
 	# was enabled at all).
-	if grep -q '^ok [0-9]* perf_record_discard$' "$BUILD/boot/$run/tests/perf-spe-record.log"; then
+	if grep -qx "RESULT pass $tag:perf-spe-record/perf_record_discard" "$BUILD/boot/$run/results"; then
 		n=$(qemu_counter "$run" discarded)
 		if [ "$n" -gt 0 ]; then
 			result pass "$tag: QEMU discarded $n records in Discard mode"
