@@ -6,6 +6,7 @@
 #                   series, build the patched arm64 Image
 #   make check      every test; ends with "N passed, N failed, N skipped"
 #   make export     regenerate the series folder from branch "work"
+#   make image      the patched Image (make base-image: the unpatched one)
 #
 # BASE=7.3 (default) or BASE=6.12.y  which Debian base tree
 # KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
@@ -13,7 +14,7 @@
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
-.PHONY: all deps base apply build check export bench clean
+.PHONY: all deps base apply build image base-image check export bench clean
 
 all: build
 
@@ -27,7 +28,15 @@ apply: base
 	@scripts/apply.sh
 
 build: apply
-	@scripts/build.sh
+	@scripts/build.sh work
+
+# The Images alone, for a tree already applied: build/images/<series>-Image
+# (branch work) and build/images/<series>-base-Image (the base).
+image:
+	@scripts/build.sh work
+
+base-image:
+	@scripts/build.sh base
 
 check:
 	@scripts/check.sh

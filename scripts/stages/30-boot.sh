@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the patched Image (built by the series stage) in Debian's QEMU,
+# Boot the patched Image (scripts/build.sh) in Debian's QEMU,
 # -cpu max without SPE: the KUnit suite runs at boot; the kselftest and
 # the perf tool test run from the initramfs (the kselftest skips: no SPE).
 set -euo pipefail
@@ -9,7 +9,7 @@ set -euo pipefail
 t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 image=$BUILD/images/$name-Image
-[ -f "$image" ] || die "no patched Image ($image): the series stage failed"
+"$ROOT/scripts/build.sh" work >&2
 
 args=(--kunit)
 "$ROOT/scripts/kselftest-build.sh" "$t" >&2

@@ -13,7 +13,8 @@ t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 image=$BUILD/images/$name-Image
 base=$BUILD/images/$name-base-Image
-[ -f "$image" ] && [ -f "$base" ] || die "no Images: the series stage failed"
+"$ROOT/scripts/build.sh" work >&2
+"$ROOT/scripts/build.sh" base >&2
 
 "$ROOT/qemu/build.sh" >&2
 qemu=$BUILD/qemu/qemu-system-aarch64
