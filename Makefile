@@ -6,7 +6,8 @@
 #                   series, build the patched arm64 Image
 #   make check      every test; ends with "N passed, N failed, N skipped"
 #   make export     regenerate the series folder from branch "work"
-#   make images     the patched and the unpatched Image (build/images/)
+#   make image      the patched Image (make base-image: the unpatched one,
+#                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
 #   make qemu       our QEMU with emulated SPE (build/qemu/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
@@ -17,7 +18,8 @@
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
-.PHONY: all deps base apply build images guest qemu test-ktap check export bench clean
+.PHONY: all deps base apply build image base-image images guest qemu test-ktap \
+	check export bench clean
 
 all: build
 
@@ -31,11 +33,17 @@ apply: base
 	@scripts/apply.sh
 
 build: apply
-	@scripts/build.sh
-
-images: apply
 	@scripts/build.sh work
+
+# The Images alone, for a tree already applied: build/images/<series>-Image
+# (branch work) and build/images/<series>-base-Image (the base).
+image:
+	@scripts/build.sh work
+
+base-image:
 	@scripts/build.sh base
+
+images: image base-image
 
 guest:
 	@guest/build.sh

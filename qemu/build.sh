@@ -50,8 +50,6 @@ fetch_source() {
 	echo "$d"
 }
 
-git_q() { git -C "$GIT" -c user.name="qemu-spe build" -c user.email="build@localhost" "$@"; }
-
 # 2./3. Pristine copy as branch "debian"; our series on branch "spe".
 prepare_git() {
 	local d=$1
@@ -61,39 +59,23 @@ prepare_git() {
 		mkdir -p "$GIT"
 		# Debian's tree after dpkg-source -x already has debian/patches applied.
 		(cd "$d" && tar --exclude=./.pc -cf - .) | (cd "$GIT" && tar -xf -)
-		git -C "$GIT" init -q -b debian
-		git_q add -A -f .
-		git_q commit -q -m "Debian $(cat "$GIT/debian/changelog" | head -n1 | sed 's/.*(\(.*\)).*/\1/') source"
-		git_q tag pristine
+		git_import "$GIT" "Debian $(head -n1 "$GIT/debian/changelog" | sed 's/.*(\(.*\)).*/\1/') source"
+		git -C "$GIT" tag pristine
 	fi
-}
-
-series_list() {
-	grep -v '^[[:space:]]*\(#\|$\)' "$HERE/patches/series" 2>/dev/null || true
-}
-
-series_stamp() {
-	(
-		cd "$HERE/patches"
-		series_list | while read -r p; do sha1sum "$p"; done
-	) | sha1sum | cut -d' ' -f1
 }
 
 apply_series() {
 	local stamp cur
-	stamp=$(series_stamp)
+	stamp=$(series_fingerprint "$HERE/patches")
 	cur=$(cat "$GIT/.git/spe-series-stamp" 2>/dev/null || true)
 	if [ "$stamp" = "$cur" ] && [ "${QEMU_FORCE_APPLY:-0}" != 1 ] &&
 	   git -C "$GIT" rev-parse -q --verify spe >/dev/null; then
 		return
 	fi
-	note "applying series ($(series_list | wc -l) patches)"
-	git_q checkout -q -f -B spe pristine
-	local p
-	for p in $(series_list); do
-		git_q am -q --keep-cr "$HERE/patches/$p" ||
-			{ git_q am --abort || true; die "patch $p does not apply"; }
-	done
+	note "applying series ($(series_patches "$HERE/patches" | wc -l) patches)"
+	git -C "$GIT" checkout -q -f -B spe pristine
+	# shellcheck disable=SC2046
+	am_series "$GIT" $(series_patches "$HERE/patches") || die "the series does not apply"
 	echo "$stamp" > "$GIT/.git/spe-series-stamp"
 }
 

@@ -13,21 +13,10 @@ t=$(ktree)
 d=$(series_dir "$t")
 git -C "$t" rev-parse -q --verify refs/tags/$BASE_TAG >/dev/null || die "no base tree; run scripts/base.sh"
 
-# The same identity and dates on every machine give the same commit ids,
-# so that an export of "work" can be compared with the folder byte for byte.
-am_env() {
-	env GIT_COMMITTER_NAME="series" GIT_COMMITTER_EMAIL="series@localhost" \
-		"$@"
-}
-
 apply_to() {	# apply_to <branch>
-	local p
 	git -C "$t" checkout -q -B "$1" "$BASE_TAG"
-	for p in $(series_patches "$d"); do
-		case "$(basename "$p")" in 0000-*) continue ;; esac
-		am_env git -C "$t" am -q --committer-date-is-author-date "$p" ||
-			{ git -C "$t" am --abort; die "$(basename "$p") does not apply"; }
-	done
+	# shellcheck disable=SC2046
+	am_series "$t" $(series_patches "$d") || die "series/$(basename "$d") does not apply"
 	# The cover letter travels as the branch description (b4 does the
 	# same), from which scripts/export.sh writes it back.
 	if [ -f "$d/0000-cover-letter.patch" ]; then
@@ -43,8 +32,6 @@ apply_to() {	# apply_to <branch>
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"
 }
 
-fingerprint() { (cat "$d/series" 2>/dev/null; series_patches "$d" | xargs -r cat) | sha1sum | cut -d' ' -f1; }
-
 if git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null; then
 	work=$(git -C "$t" rev-parse "$WORK")
 	applied=$(git -C "$t" rev-parse -q --verify refs/series/applied || true)
@@ -53,7 +40,7 @@ if git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null; then
 		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
-	if [ "$(git -C "$t" config series.fingerprint || true)" = "$(fingerprint)" ]; then
+	if [ "$(git -C "$t" config series.fingerprint || true)" = "$(series_fingerprint "$d")" ]; then
 		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
@@ -62,4 +49,4 @@ fi
 note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch $WORK"
 apply_to "$WORK"
 git -C "$t" update-ref refs/series/applied "$WORK"
-git -C "$t" config series.fingerprint "$(fingerprint)"
+git -C "$t" config series.fingerprint "$(series_fingerprint "$d")"

@@ -37,15 +37,7 @@ rm -rf "$t"
 mv "$tmp"/linux-source-*/ "$t"
 rm -rf "$tmp"
 v=$(make -s -C "$t" kernelversion)
-git -C "$t" init -q -b base-tree
-git -C "$t" add -A -f .
-# A fixed identity and date, so that the base commit, and with it the
-# series' base-commit: line, is the same on every machine.
-env GIT_AUTHOR_NAME=base GIT_AUTHOR_EMAIL=base@localhost \
-	GIT_COMMITTER_NAME=base GIT_COMMITTER_EMAIL=base@localhost \
-	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" \
-	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-	git -C "$t" commit -q -m "Linux $v (Debian $pkg)"
+git_import "$t" "Linux $v (Debian $pkg)"
 git -C "$t" tag "$BASE_TAG"
 echo "$debver" >"$t/.git/debian-version"
 note "base tree $v (Debian $pkg $debver) at $(git -C "$t" rev-parse --short "$BASE_TAG")"

@@ -26,18 +26,24 @@ fi
 # date and path of every file: "YYYY-MM-DD HH:MM path"
 upstream=$(awk '{ print $4 }' "$list" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 patched=$(awk -v u="$upstream" '$4 != u && $6 !~ /\/$/' "$list" | wc -l)
-bad=0 n=0
-for f in $(series_patches "$d" | grep -v '/0000-' | xargs awk '/^--- a\// { print substr($2, 3) }' | sort -u); do
-	n=$((n + 1))
-	date=$(awk -v f="linux-source-[^/]*/$f" '$6 ~ "^" f "$" { print $4 }' "$list")
-	if [ -z "$date" ]; then
-		echo "$f: not in the tarball"
-		bad=1
-	elif [ "$date" != "$upstream" ]; then
-		echo "$f: dated $date, upstream files $upstream: changed by a Debian patch"
-		bad=1
-	fi
-done
+files=$(series_patches "$d" | grep -v '/0000-' | xargs awk '/^--- a\// { print substr($2, 3) }' | sort -u)
+n=$(wc -w <<<"$files")
+# One pass over the listing: the date of each of those files.
+bad=0
+awk -v u="$upstream" -v want="$files" '
+	BEGIN { split(want, w, /[ \n]+/); for (i in w) if (w[i] != "") need[w[i]] = 1 }
+	{ f = $6; sub(/^linux-source-[^\/]*\//, "", f) }
+	f in need { date[f] = $4 }
+	END {
+		for (f in need) {
+			if (!(f in date)) { print f ": not in the tarball"; bad = 1 }
+			else if (date[f] != u) {
+				print f ": dated " date[f] ", upstream files " u ": changed by a Debian patch"
+				bad = 1
+			}
+		}
+		exit bad
+	}' "$list" || bad=1
 if [ $bad = 0 ]; then
 	result pass "debian/$name: none of the $n files the series changes is among the $patched files Debian's patches changed"
 else

@@ -1,83 +1,72 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Per-patch checks of a series folder, on top of the base, in order:
-#   git am; W=1 and sparse (C=2) on arm_spe_pmu.o and every kernel .c
-#   file the patch touches, warnings compared with the same objects at
-#   the base; scripts/checkpatch.pl --strict --codespell; and, after the
-#   last patch, get_abi.pl on new ABI files and a full Image build.
-# Runs in the kernel tree itself (detached HEAD), then returns to the
-# branch it was on.  Prints a table and RESULT lines.
+#   git am; W=1 and sparse (C=2) on arm_spe_pmu.o and on the object of
+#   every kernel .c file the patch touches, warnings compared with the
+#   same objects at the base; scripts/checkpatch.pl --strict --codespell;
+#   and, for the whole series, get_abi.pl on new ABI files and the full
+#   Image of branch work (scripts/build.sh).
+# The patches are applied in a checkout of their own (lib.sh: checkout
+# steps) with its own object directory, so the patched and the base
+# trees keep their objects.
+#
+# A patch's result is kept under build/cache/series-<folder>/, keyed by
+# the base commit, that patch and every patch before it, the project's
+# scripts and the tools' versions: a patch whose key has passed before
+# is not built again, and its RESULT line says so.  Failures are never
+# kept.
+#
+# Prints a table and RESULT lines; exits non-zero if any check failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t=$(ktree)
 d=$(series_dir "$t")
 name=$(basename "$d")
-o=$(kout "$t")
 log=$BUILD/check-$name
-mkdir -p "$log"
+cache=$BUILD/cache/series-$name
+mkdir -p "$log" "$cache"
 rm -f "$log"/*
 
 mapfile -t patches < <(series_patches "$d" | grep -v '/0000-' || true)
 if [ ${#patches[@]} -eq 0 ]; then
-	note "series/$name has no patches"
-	result skip "series-$name: no patches"
-	exit 0
+	result fail "series-$name: the folder has no patches"
+	exit 1
 fi
+fail=0
 
-[ -z "$(git -C "$t" status --porcelain --untracked-files=no)" ] ||
-	die "$t has uncommitted changes"
-orig=$(git -C "$t" symbolic-ref -q --short HEAD || git -C "$t" rev-parse HEAD)
-trap 'git -C "$t" am --abort >/dev/null 2>&1 || true; git -C "$t" checkout -q "$orig"' EXIT
-git -C "$t" checkout -q --detach "$BASE_TAG"
+# The whole series first: the Image of branch work, whose object
+# directory also tells which sources the configuration builds.
+if "$ROOT/scripts/build.sh" work >"$log/image.log" 2>&1; then
+	result pass "$name: full Image build"
+else
+	result fail "$name: full Image build (see $log/image.log)"
+	exit 1
+fi
+ow=$(kout "$t")
 
-# objs_for <patch>: objects to build for a patch: the driver always, and
-# every kernel .c file the patch touches that its Makefile builds (a .c
-# file included by another, like the KUnit test, is built with that one).
+# objs_for <patch>: the objects to build for a patch: the driver always,
+# and for every kernel .c file the patch touches, the object the full
+# build compiled it into (itself, or the file that #includes it).  A
+# source the configuration does not build is printed as "-<file>": the
+# patch would go unchecked, which is a failure.
 objs_for() {
-	local o
+	local c o cmd
 	echo drivers/perf/arm_spe_pmu.o
-	for o in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$1" | grep -v '^tools/'); do
-		grep -qs "\<$(basename "$o")\>" "$t/$(dirname "$o")/Makefile" && echo "$o"
+	for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$1" | grep -v '^tools/'); do
+		o=${c%.c}.o
+		if [ -f "$ow/$(dirname "$o")/.$(basename "$o").cmd" ]; then
+			echo "$o"
+			continue
+		fi
+		cmd=$(grep -lsF "/$c" "$ow/$(dirname "$c")"/.*.o.cmd | head -n1 || true)
+		if [ -n "$cmd" ]; then
+			cmd=$(basename "$cmd" .cmd)
+			echo "$(dirname "$c")/${cmd#.}"
+		else
+			echo "-$c"
+		fi
 	done | sort -u
-}
-
-# warnings <object>: build it with W=1 and sparse, print the count of
-# warning lines for that object's source.
-warnings() {
-	local obj=$1 src=${1%.o}.c f
-	f=$log/build.$(git -C "$t" rev-parse --short HEAD).$(echo "$1" | tr / _)
-	[ -f "$t/$src" ] || { echo 0; return; }
-	# Always compile: git am can leave a source with the same timestamp as
-	# its object, which make then takes as up to date.
-	rm -f "$o/$obj"
-	if ! kmake "$t" W=1 C=2 ${SPARSE_CF:+CF="$SPARSE_CF"} "$obj" >"$f" 2>&1; then
-		echo FAIL
-		return
-	fi
-	# The kernel turns sparse off, with only a warning, when it is too
-	# old for the tree: a build that sparse did not check is a failure.
-	if ! grep -q "^  CHECK .*${src}\$" "$f"; then
-		echo FAIL
-		return
-	fi
-	# Count what is reported in the object's source and in the files the
-	# series has changed so far; the rest (the vdso that a build may
-	# regenerate on the way, say) is the tree's, not the series'.
-	local mine
-	mine=$( (echo "$src"; git -C "$t" diff --name-only "$BASE_TAG" HEAD) | sort -u)
-	grep ': \(warning\|error\):' "$f" | while IFS=: read -r file line rest; do
-		grep -qxF "${file#"$t"/}" <<<"$mine" || continue
-		# With the stand-in below, sparse 0.6.4 reports "bad constant
-		# expression" on every MODULE_*() line of a 7.x file (any
-		# module, not only this driver): not counted.
-		case "$rest" in
-		*"error: bad constant expression"*)
-			[ -n "$SPARSE_CF" ] && sed -n "${line}p" "$file" 2>/dev/null | grep -q '^MODULE_' &&
-				continue ;;
-		esac
-		echo "$file:$line:$rest"
-	done | wc -l
 }
 
 # Debian bookworm's sparse (0.6.4) predates __typeof_unqual__, which
@@ -91,57 +80,135 @@ if [ -f "$t/scripts/checker-valid.sh" ] &&
 	note "sparse $(sparse --version 2>/dev/null) lacks __typeof_unqual__: checking with CF=$SPARSE_CF"
 fi
 
-"$ROOT/scripts/kconfig.sh"
-note "base: building Image"
-kmake "$t" Image >"$log/base-image.log" 2>&1 || die "base Image does not build: $log/base-image.log"
-mkdir -p "$BUILD/images"
-cp "$o/arch/arm64/boot/Image" "$BUILD/images/$name-base-Image"
-
-declare -A base_warn
-all_objs=$(for p in "${patches[@]}"; do objs_for "$p"; done | sort -u)
-for obj in $all_objs; do
-	base_warn[$obj]=$(warnings "$obj")
-	[ "${base_warn[$obj]}" = FAIL ] && base_warn[$obj]=0
+# Cache keys: k[0] for the base, k[i] for patch i (1-based).
+declare -a k
+k[0]=$( (git -C "$t" rev-parse "$BASE_TAG"; tool_key; echo "$SPARSE_CF") | sha1sum | cut -c1-40)
+for i in "${!patches[@]}"; do
+	k[i + 1]=$( (echo "${k[i]}"; cat "${patches[i]}") | sha1sum | cut -c1-40)
+done
+first=0	# index of the first patch without a kept result
+while [ $first -lt ${#patches[@]} ] && [ -f "$cache/${k[first + 1]}" ]; do
+	first=$((first + 1))
 done
 
-fail=0
 printf '%-70s %-10s %-8s %-6s\n' patch checkpatch warn-d builds >"$log/table"
-for p in "${patches[@]}"; do
-	pn=$(basename "$p")
-	if ! git -C "$t" -c user.name=check -c user.email=check@localhost am -q "$p" >"$log/am.$pn" 2>&1; then
-		printf '%-70s %-10s %-8s %-6s\n' "$pn" - - "no(am)" >>"$log/table"
-		result fail "$name/$pn: git am"
-		fail=1
-		break
-	fi
-	# A patch may add Kconfig options the fragment asks for.
-	"$ROOT/scripts/kconfig.sh" >"$log/kconfig.$pn" 2>&1 || true
+for ((i = 0; i < first; i++)); do
+	sed -n 's/^RESULT pass \(.*\)/RESULT pass \1 (unchanged since it passed)/p' "$cache/${k[i + 1]}"
+	sed -n 's/^TABLE //p' "$cache/${k[i + 1]}" >>"$log/table"
+done
 
-	checkpatch "$t" "$p" >"$log/checkpatch.$pn"
-	cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\|no maintainer\)' "$log/checkpatch.$pn" || true)
+if [ $first -lt ${#patches[@]} ]; then
+	s=$(checkout steps "$BASE_TAG")
+	o=$(kout "$s")
+	"$ROOT/scripts/kconfig.sh" "$s"
 
-	builds=yes
-	delta=0
-	for obj in $(objs_for "$p"); do
-		w=$(warnings "$obj")
-		if [ "$w" = FAIL ]; then
-			builds=no
+	# warnings <object>: build it with W=1 and sparse, print the count
+	# of warning lines for that object's source.
+	warnings() {
+		local obj=$1 src=${1%.o}.c f mine
+		f=$log/build.$(git -C "$s" rev-parse --short HEAD).$(echo "$1" | tr / _)
+		[ -f "$s/$src" ] || { echo 0; return; }
+		# Always compile: git am can leave a source with the same
+		# timestamp as its object, which make then takes as up to date.
+		rm -f "$o/$obj"
+		if ! kmake "$s" W=1 C=2 ${SPARSE_CF:+CF="$SPARSE_CF"} "$obj" >"$f" 2>&1; then
+			echo FAIL
+			return
+		fi
+		# The kernel turns sparse off, with only a warning, when it is
+		# too old for the tree: a build sparse did not check fails.
+		if ! grep -q "^  CHECK .*${src}\$" "$f"; then
+			echo FAIL
+			return
+		fi
+		# Count what is reported in the object's source and in the
+		# files the series has changed so far; the rest (the vdso
+		# that a build may regenerate on the way, say) is the tree's.
+		mine=$( (echo "$src"; git -C "$s" diff --name-only "$BASE_TAG" HEAD) | sort -u)
+		grep ': \(warning\|error\):' "$f" | while IFS=: read -r file line rest; do
+			grep -qxF "${file#"$s"/}" <<<"$mine" || continue
+			# With the stand-in above, sparse 0.6.4 reports "bad
+			# constant expression" on every MODULE_*() line of a 7.x
+			# file (any module, not only this driver): not counted.
+			case "$rest" in
+			*"error: bad constant expression"*)
+				[ -n "$SPARSE_CF" ] && sed -n "${line}p" "$s/${file#"$s"/}" 2>/dev/null |
+					grep -q '^MODULE_' && continue ;;
+			esac
+			echo "$file:$line:$rest"
+		done | wc -l
+	}
+
+	declare -A base_warn
+	all_objs=$(for p in "${patches[@]}"; do objs_for "$p"; done | grep -v '^-' | sort -u)
+	for obj in $all_objs; do
+		bk=$cache/base.${k[0]}.$(echo "$obj" | tr / _)
+		if [ -f "$bk" ]; then
+			base_warn[$obj]=$(cat "$bk")
 			continue
 		fi
-		extra=$((w - ${base_warn[$obj]:-0}))
-		[ $extra -gt 0 ] && delta=$((delta + extra))
+		w=$(warnings "$obj")
+		# An object the base does not have yet counts from zero.
+		[ "$w" = FAIL ] && w=0
+		base_warn[$obj]=$w
+		echo "$w" >"$bk"
 	done
-	printf '%-70s %-10s %-8s %-6s\n' "$pn" "$cp_n" "+$delta" "$builds" >>"$log/table"
-	if [ "$cp_n" = 0 ] && [ "$delta" = 0 ] && [ "$builds" = yes ]; then
-		result pass "$name/$pn: checkpatch, W=1, sparse, build"
-	else
-		result fail "$name/$pn: checkpatch $cp_n, new warnings $delta, builds $builds (see $log)"
-		fail=1
-	fi
-done
 
-# New ABI files must validate.
-for f in $(git -C "$t" diff --name-only --diff-filter=A "$BASE_TAG" HEAD -- Documentation/ABI); do
+	am() { git -C "$s" -c user.name=check -c user.email=check@localhost am -q "$1"; }
+	for ((i = 0; i < first; i++)); do
+		am "${patches[i]}" >/dev/null 2>&1 || die "$(basename "${patches[i]}") no longer applies"
+	done
+	for ((i = first; i < ${#patches[@]}; i++)); do
+		p=${patches[i]}
+		pn=$(basename "$p")
+		if ! am "$p" >"$log/am.$pn" 2>&1; then
+			printf '%-70s %-10s %-8s %-6s\n' "$pn" - - "no(am)" >>"$log/table"
+			result fail "$name/$pn: git am (see $log/am.$pn)"
+			fail=1
+			git -C "$s" am --abort >/dev/null 2>&1 || true
+			break
+		fi
+		# A patch may add Kconfig options the fragment asks for.
+		"$ROOT/scripts/kconfig.sh" "$s" >"$log/kconfig.$pn" 2>&1 || true
+
+		checkpatch "$s" "$p" >"$log/checkpatch.$pn"
+		cp_n=$(grep -c '^\(ERROR\|WARNING\|CHECK\|no maintainer\)' "$log/checkpatch.$pn" || true)
+
+		builds=yes
+		delta=0
+		unbuilt=
+		for obj in $(objs_for "$p"); do
+			case "$obj" in
+			-*)
+				unbuilt="$unbuilt ${obj#-}"
+				continue ;;
+			esac
+			w=$(warnings "$obj")
+			if [ "$w" = FAIL ]; then
+				builds=no
+				continue
+			fi
+			extra=$((w - ${base_warn[$obj]:-0}))
+			[ $extra -gt 0 ] && delta=$((delta + extra))
+		done
+		row=$(printf '%-70s %-10s %-8s %-6s' "$pn" "$cp_n" "+$delta" "$builds")
+		echo "$row" >>"$log/table"
+		if [ -n "$unbuilt" ]; then
+			result fail "$name/$pn: not built by config/qemu.config, so not checked:$unbuilt"
+			fail=1
+		elif [ "$cp_n" = 0 ] && [ "$delta" = 0 ] && [ "$builds" = yes ]; then
+			line="$name/$pn: checkpatch, W=1, sparse, build"
+			result pass "$line"
+			printf 'RESULT pass %s\nTABLE %s\n' "$line" "$row" >"$cache/${k[i + 1]}"
+		else
+			result fail "$name/$pn: checkpatch $cp_n, new warnings $delta, builds $builds (see $log)"
+			fail=1
+		fi
+	done
+fi
+
+# New ABI files must validate (in the patched tree).
+for f in $(git -C "$t" diff --name-only --diff-filter=A "$BASE_TAG" "$WORK" -- Documentation/ABI); do
 	if (cd "$t" && scripts/get_abi.pl validate --dir "$(dirname "$f")" 2>&1) |
 		grep -i "$(basename "$f")" >"$log/abi" 2>&1; then
 		result fail "$name: get_abi.pl validate $f (see $log/abi)"
@@ -151,12 +218,5 @@ for f in $(git -C "$t" diff --name-only --diff-filter=A "$BASE_TAG" HEAD -- Docu
 	fi
 done
 
-if kmake "$t" Image >"$log/image.log" 2>&1; then
-	cp "$o/arch/arm64/boot/Image" "$BUILD/images/$name-Image"
-	result pass "$name: full Image build"
-else
-	result fail "$name: full Image build (see $log/image.log)"
-	fail=1
-fi
 cat "$log/table"
-exit 0
+exit $fail

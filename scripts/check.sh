@@ -34,18 +34,22 @@ stage() {
 
 summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
 
-# The stages of one tree; BASE (and KSRC) are already in the environment.
+# The stages of one tree, in order, each one script; BASE (and KSRC) are
+# already in the environment.  A stage gets what it needs from the
+# scripts that build it (scripts/build.sh for the Images, qemu/build.sh,
+# the guest builds), never from an earlier stage's leftovers; only base
+# and apply gate the rest, since nothing else can run without a tree.
+STAGES="base:base apply:apply debian:check-debian export:check-export
+	series:check-series harness:stages/20-harness fuzz:stages/25-fuzz
+	boot:stages/30-boot qemu-spe:stages/40-qemu-spe"
 check_tree() {
-	local p=$1 s n
-	stage "$p"base "$ROOT/scripts/base.sh" || return 1
-	stage "$p"apply "$ROOT/scripts/apply.sh" || return 1
-	[ -n "${KSRC:-}" ] || stage "$p"debian "$ROOT/scripts/check-debian.sh"
-	stage "$p"export "$ROOT/scripts/check-export.sh"
-	stage "$p"series "$ROOT/scripts/check-series.sh"
-	for s in "$ROOT"/scripts/stages/*.sh; do
-		[ -e "$s" ] || continue
-		n=$(basename "$s" .sh)
-		stage "$p${n#[0-9][0-9]-}" "$s"
+	local p=$1 s
+	for s in $STAGES; do
+		case "${s%%:*}" in
+		debian) [ -z "${KSRC:-}" ] || continue ;;	# a tree of the user's own
+		esac
+		stage "$p${s%%:*}" "$ROOT/scripts/${s#*:}.sh" && continue
+		case "${s%%:*}" in base | apply) return 1 ;; esac
 	done
 }
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure the kernel tree for the QEMU boot test: allnoconfig plus
+# Configure a kernel tree for the QEMU boot test: allnoconfig plus
 # config/qemu.config, then check that every option of the fragment that
 # exists in this tree ended up as asked.
+#   scripts/kconfig.sh [TREE]    (default: the patched tree)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-t=$(ktree)
+t=${1:-$(ktree)}
 o=$(kout "$t")
 frag=$ROOT/config/qemu.config
 mkdir -p "$o"

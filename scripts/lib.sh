@@ -143,6 +143,44 @@ series_patches() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$d/series" | sed "s|^|$d/|"
 }
 
+# series_fingerprint DIR: what the last application of a folder is
+# compared with, to know whether to apply it again.
+series_fingerprint() {
+	(cat "$1/series" 2>/dev/null; series_patches "$1" | xargs -r cat) | sha1sum | cut -d' ' -f1
+}
+
+# git_import DIR MESSAGE: make the unpacked source in DIR a git repository
+# of one commit, with a fixed identity and date, so that its commit id
+# (and with it the series' base-commit: line) is the same on every machine.
+git_import() {
+	git -C "$1" init -q -b base-tree
+	git -C "$1" add -A -f .
+	env GIT_AUTHOR_NAME=base GIT_AUTHOR_EMAIL=base@localhost \
+		GIT_COMMITTER_NAME=base GIT_COMMITTER_EMAIL=base@localhost \
+		GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" \
+		GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git -C "$1" commit -q -m "$2"
+}
+
+# am_series TREE PATCH...: git am every patch but a cover letter, with a
+# fixed committer and the author's date, so that the same folder gives
+# the same commit ids everywhere (scripts/check-export.sh compares an
+# export of them with the folder byte for byte).  Stops at the first
+# patch that does not apply, leaving no am session behind.
+am_series() {
+	local t=$1 p
+	shift
+	for p in "$@"; do
+		case "$(basename "$p")" in 0000-*) continue ;; esac
+		env GIT_COMMITTER_NAME=series GIT_COMMITTER_EMAIL=series@localhost \
+			git -C "$t" am -q --keep-cr --committer-date-is-author-date "$p" || {
+			git -C "$t" am --abort
+			echo "error: $(basename "$p") does not apply to $t" >&2
+			return 1
+		}
+	done
+}
+
 # The base is tagged BASE_TAG and the series applied on branch WORK. In a
 # tree of the user's own (KSRC) they carry a prefix, not to clash with
 # the user's refs.
@@ -154,7 +192,39 @@ else
 	WORK=${WORK:-work}
 fi
 
+# One repository per base, three checkouts of it, each with its own
+# object directory (kout), so that none of them rebuilds another's
+# objects:
+#   $(ktree)        branch WORK, the series applied (the tree a developer
+#                   edits and exports from)
+#   $(ktree)-base   BASE_TAG, the unpatched base (negative controls)
+#   $(ktree)-steps  moved patch by patch by check-series.sh
+# checkout NAME REV: the path of checkout NAME (base or steps), created on
+# first use, detached at REV.
+checkout() {
+	local t w
+	t=$(ktree)
+	w=$t-$1
+	if [ ! -e "$w/.git" ]; then
+		git -C "$t" worktree prune
+		git -C "$t" worktree add -q --detach "$w" "$2" >&2 ||
+			die "cannot add a worktree $w of $t"
+	elif [ "$(git -C "$w" rev-parse HEAD)" != "$(git -C "$t" rev-parse "$2^{commit}")" ]; then
+		git -C "$w" am --abort >/dev/null 2>&1 || true
+		git -C "$w" checkout -q -f --detach "$2"
+	fi
+	echo "$w"
+}
+
 kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
+
+# Inputs every cached result depends on: the project's scripts and
+# configuration, and the tools' versions.
+tool_key() {
+	(cat "$ROOT"/scripts/*.sh "$ROOT"/config/qemu.config
+	 "${CROSS_COMPILE}gcc" --version | head -n1
+	 sparse --version 2>/dev/null || true) | sha1sum | cut -c1-16
+}
 
 kmake() {
 	local t=$1
@@ -189,6 +259,28 @@ checkpatch() {
 
 # Result lines for the final count: RESULT <pass|fail|skip> <name>
 result() { echo "RESULT $1 $2"; }
+
+# cached NAME KEY COMMAND...: run a check whose verdict depends on nothing
+# but KEY (a hash of all its inputs).  When it passed with that key
+# before, print its RESULT lines again, marked as such, instead of
+# running it.  Only a run with no failure and no skip is kept.
+cached() {
+	local f=$BUILD/cache/$1.$2 rc=0
+	shift 2
+	if [ -f "$f" ]; then
+		sed 's/$/ (unchanged since it passed)/' "$f"
+		return 0
+	fi
+	mkdir -p "$BUILD/cache"
+	"$@" >"$f.out" 2>&1 || rc=$?
+	cat "$f.out"
+	if [ $rc = 0 ] && grep -q '^RESULT pass ' "$f.out" &&
+	   ! grep -q '^RESULT \(fail\|skip\) ' "$f.out"; then
+		grep '^RESULT ' "$f.out" >"$f"
+	fi
+	rm -f "$f.out"
+	return $rc
+}
 
 stage_start() { STAGE_T0=$(date +%s); note "stage $1"; }
 stage_end() { echo "TIME $1 $(($(date +%s) - STAGE_T0))s"; }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the patched Image in Debian's QEMU, -cpu max without SPE: the KUnit
-# suite runs at boot; the kselftest and the perf tool test run from the
+# First the unit test of the KTAP parser that counts every result here and
+# in the qemu-spe stage (a broken parser fails the stage).  Then boot the
+# patched Image in Debian's QEMU, -cpu max without SPE: the KUnit suite
+# runs at boot; the kselftest and the perf tool test run from the
 # initramfs (the kselftest skips: no SPE).
 # Needs: the patched Image (scripts/build.sh work) and the guest binaries
 # (guest/build.sh, "make guest"); both are made here when missing.
@@ -12,6 +14,9 @@ t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 tb=$(basename "$t")
 
+parser=0
+"$ROOT/scripts/tests/ktap/run.sh" || parser=$?
+
 "$ROOT/scripts/build.sh" work >&2 || die "scripts/build.sh work failed"
 image=$BUILD/images/$name-Image
 [ -f "$image" ] || die "scripts/build.sh work made no $image"
@@ -21,3 +26,4 @@ g=$BUILD/guest
 "$ROOT/scripts/boot.sh" --qemu debian --kunit \
 	--test "$g/$tb/tests/arm_spe_buffer" --test "$g/tests/perf-spe-cap" \
 	--file "$g/$tb/bin/perf:/bin/perf" "qemu-$name" "$image"
+[ $parser = 0 ] || die "scripts/ktap.py failed its unit test: the counts above are not to be trusted"
