@@ -39,21 +39,24 @@ summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
 # scripts that build it (scripts/build.sh for the Images, qemu/build.sh,
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
-STAGES="base:base apply:apply debian:check-debian export:check-export
-	series:check-series harness:stages/20-harness fuzz:stages/25-fuzz
-	boot:stages/30-boot qemu-spe:stages/40-qemu-spe"
+# Each stage NAME is scripts/NAME.sh (base, apply) or scripts/check-NAME.sh.
+STAGES="base apply debian export series harness fuzz boot qemu-spe"
 check_tree() {
-	local p=$1 s
+	local p=$1 s f
 	for s in $STAGES; do
-		case "${s%%:*}" in
+		case "$s" in
 		debian) [ -z "${KSRC:-}" ] || continue ;;	# a tree of the user's own
 		esac
-		stage "$p${s%%:*}" "$ROOT/scripts/${s#*:}.sh" && continue
-		case "${s%%:*}" in base | apply) return 1 ;; esac
+		f=$ROOT/scripts/check-$s.sh
+		[ -f "$f" ] || f=$ROOT/scripts/$s.sh
+		stage "$p$s" "$f" && continue
+		case "$s" in base | apply) return 1 ;; esac
 	done
 }
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
+# Once: the parser every boot's results are counted with.
+stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
 if [ -n "${KSRC:-}" ]; then
 	check_tree ""
 else

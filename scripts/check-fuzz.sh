@@ -6,7 +6,7 @@
 # default: the corpus under build/ grows from run to run;
 # make -C harness fuzz-long for a campaign).
 set -euo pipefail
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 t=$(ktree)
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} WORK=$WORK BASE_TAG=$BASE_TAG TREE=$t \
 	O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/fuzz/run-bounded.sh"

@@ -11,7 +11,7 @@
 # QEMU (qemu/build.sh) and the guest binaries (guest/build.sh); each is
 # made here when missing.
 set -euo pipefail
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 t=$(ktree)
 name=$(basename "$(series_dir "$t")")
