@@ -21,16 +21,15 @@ work)
 		die "no branch $WORK in $t: run scripts/apply.sh"
 	git -C "$t" checkout -q "$WORK"
 	w=$t
-	img=$BUILD/images/$name-Image
 	;;
 base)
 	w=$(checkout base "$BASE_TAG")
-	img=$BUILD/images/$name-base-Image
 	;;
 *)
 	die "usage: $0 [work|base]"
 	;;
 esac
+img=$(image_path "$which")
 o=$(kout "$w")
 "$ROOT/scripts/kconfig.sh" "$w"
 

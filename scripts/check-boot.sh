@@ -12,9 +12,7 @@ t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 tb=$(basename "$t")
 
-"$ROOT/scripts/build.sh" work >&2 || die "scripts/build.sh work failed"
-image=$BUILD/images/$name-Image
-[ -f "$image" ] || die "scripts/build.sh work made no $image"
+image=$(need_image work)
 "$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
 
 g=$BUILD/guest

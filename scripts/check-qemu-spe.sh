@@ -17,12 +17,8 @@ t=$(ktree)
 name=$(basename "$(series_dir "$t")")
 tb=$(basename "$t")
 
-"$ROOT/scripts/build.sh" work >&2 || die "scripts/build.sh work failed"
-"$ROOT/scripts/build.sh" base >&2 || die "scripts/build.sh base failed"
-image=$BUILD/images/$name-Image
-base=$BUILD/images/$name-base-Image
-[ -f "$image" ] || die "scripts/build.sh work made no $image"
-[ -f "$base" ] || die "scripts/build.sh base made no $base"
+image=$(need_image work)
+base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
 "$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
 g=$BUILD/guest

@@ -218,6 +218,27 @@ checkout() {
 
 kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
 
+# image_path work|base: where scripts/build.sh puts that Image.
+image_path() {
+	local n
+	n=$(basename "$(series_dir "$(ktree)")")
+	case "$1" in
+	work) echo "$BUILD/images/$n-Image" ;;
+	base) echo "$BUILD/images/$n-base-Image" ;;
+	*) die "image_path: work or base, not $1" ;;
+	esac
+}
+
+# need_image work|base: build that Image if it is not up to date, and
+# print its path.
+need_image() {
+	local img
+	img=$(image_path "$1")
+	"$ROOT/scripts/build.sh" "$1" >&2 || die "scripts/build.sh $1 failed"
+	[ -f "$img" ] || die "scripts/build.sh $1 made no $img"
+	echo "$img"
+}
+
 # Inputs every cached result depends on: the project's scripts and
 # configuration, and the tools' versions.
 tool_key() {
