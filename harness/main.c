@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SPE driver model harness.  The driver source of the tree under test is
- * #included below, so every static function is in this translation unit;
- * its system register accesses go to the model through custom.h.
+ * SPE driver model harness: the test runner and the benchmark.  The
+ * driver itself is in driver.c.
  */
-#define HARNESS_DRIVER_CU
-#include "arm_spe_pmu.c"
-#undef memset
-
 #include <stdio.h>
 #include <string.h>
 
@@ -18,19 +13,6 @@ bool harness_skipped;
 const char *harness_skip_reason;
 bool harness_tree_patched = HARNESS_TREE_PATCHED;
 const char *harness_driver_path = HARNESS_DRIVER_PATH;
-
-/* What the driver source has, by its own feature macros */
-const unsigned int harness_driver_features = 0
-#ifdef SPE_PMU_FEAT_DISCARD
-	| HX_DRV_DISCARD
-#endif
-#ifdef SPE_PMU_FEAT_EFT
-	| HX_DRV_EFT
-#endif
-#ifdef SPE_PMU_FEAT_FDS
-	| HX_DRV_FDS
-#endif
-	;
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
@@ -214,12 +196,4 @@ int main(int argc, char **argv)
 	if (!list)
 		fprintf(stderr, "%s: %d runs, %d failed.\n", rev, run, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-/* The handler is static in the driver: reachable here only */
-irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu)
-{
-	struct arm_spe_pmu *spe_pmu = to_spe_pmu(harness_pmu);
-
-	return arm_spe_pmu_irq_handler(spe_pmu->irq, per_cpu_ptr(spe_pmu->handle, cpu));
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the real SPE driver (included below, as main.c does)
- * against the SPE + hypervisor model, driven by a byte string read as a
+ * libFuzzer target: the real SPE driver (driver.c, the object the test
+ * runner links as well) against the SPE + hypervisor model, driven by a byte string read as a
  * sequence of perf core calls interleaved with hardware and hypervisor
  * events.  The oracles are the harness's (every spe_violation(): ignored
  * writes, R62/R94/R97/R98, storms, records outside an AUX buffer, AUX
@@ -20,15 +20,12 @@
  * environment prints every op as it runs, FUZZ_MODE=bare|r24557|den0154
  * and FUZZ_VIS=on|off pin the mode and the visibility switch.
  */
-#define HARNESS_DRIVER_CU
-#include "arm_spe_pmu.c"
-#undef memset
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perf.h"
+#include "driver.h"
 
 #ifndef EACCES
 #define EACCES		13	/* perf_allow_kernel() in model/perf.c */
@@ -184,21 +181,11 @@ static struct hx_event *pick(struct in *in)
  * terms branch/load/store_filter_mask, simd_filter(_mask) and
  * float_filter(_mask) (config:36-42), inv_data_src_filter (config4).
  */
-#ifdef SPE_PMU_FEAT_DISCARD
-#define REF_DISCARD		BIT_ULL(35)
-#else
-#define REF_DISCARD		0ULL
-#endif
-#ifdef SPE_PMU_FEAT_EFT
-#define REF_EFT_TERMS		GENMASK_ULL(42, 36)
-#else
-#define REF_EFT_TERMS		0ULL
-#endif
-#ifdef SPE_PMU_FEAT_FDS
-#define REF_HAS_FDS		true
-#else
-#define REF_HAS_FDS		false
-#endif
+#define REF_DISCARD							\
+	(harness_driver_features & HARNESS_DRV_DISCARD ? BIT_ULL(35) : 0ULL)
+#define REF_EFT_TERMS							\
+	(harness_driver_features & HARNESS_DRV_EFT ? GENMASK_ULL(42, 36) : 0ULL)
+#define REF_HAS_FDS	(!!(harness_driver_features & HARNESS_DRV_FDS))
 
 /* A discard-mode event: runs with no AUX area, writes nothing */
 static bool ref_discard(const struct perf_event_attr *a)
@@ -524,7 +511,7 @@ static void op_spurious(struct in *in)
 		spe_context_sync(cpu);
 		harness_cur_cpu = cpu;
 		spe.in_irq = true;
-		arm_spe_pmu_irq_handler(0, per_cpu_ptr(to_spe_pmu(harness_pmu)->handle, cpu));
+		harness_driver_irq_handler(cpu);
 		spe.in_irq = false;
 		spe_context_sync(cpu);
 		irq_work_run();

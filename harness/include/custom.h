@@ -139,6 +139,7 @@ int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size);
 void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
 void *perf_get_aux(struct perf_output_handle *handle);
 int perf_pmu_register(struct pmu *pmu, const char *name, int type);
+extern struct pmu *harness_pmu;		/* the PMU perf_pmu_register() was given */
 void perf_pmu_unregister(struct pmu *pmu);
 int harness_perf_allow_kernel(void);
 #define perf_allow_kernel(...)	harness_perf_allow_kernel()

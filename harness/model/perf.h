@@ -54,7 +54,7 @@ struct harness_irq_stats {
 };
 
 extern struct harness_irq_stats hirq;
-extern struct pmu *harness_pmu;
+
 extern int (*harness_module_init)(void);
 extern void (*harness_module_exit)(void);
 

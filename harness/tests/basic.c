@@ -189,7 +189,7 @@ static bool test_spurious_irq(void)
 	writes = spe.stats.writes;
 	harness_cur_cpu = 0;
 	spe_context_sync(0);
-	ret = arm_spe_pmu_irq_handler_for_tests(0);
+	ret = harness_driver_irq_handler(0);
 	spe_context_sync(0);
 	ASSERT_EQ(ret, IRQ_NONE);
 	ASSERT_EQ(spe.stats.writes, writes);

@@ -100,7 +100,7 @@ static bool test_discard_no_aux_area(void)
 	int err;
 
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	/* the unit is SPEv1p2: the driver offers the term */
 	ASSERT_TRUE(hx_show_format("discard") != NULL);
 	e = open_discard(0, &err);
@@ -143,7 +143,7 @@ static bool test_discard_start_stop(void)
 	int err;
 
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(-1, &err);
 	ASSERT_TRUE(e);
 	for (int cpu = 0; cpu < 3; cpu++) {
@@ -194,7 +194,7 @@ static bool test_discard_aux_area_untouched(void)
 	int err;
 
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	d = open_discard(0, &err);
 	ASSERT_TRUE(d);
 	ASSERT_EQ(hx_mmap_aux(d, BUF_PAGES, false), 0);
@@ -241,7 +241,7 @@ static bool test_discard_no_irq_storm(void)
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0001);	/* 4 KiB: below 2 pages */
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(2, &err);
 	ASSERT_TRUE(e);
 	spe_refuse_next_enable(2);
@@ -254,7 +254,7 @@ static bool test_discard_no_irq_storm(void)
 	writes = spe.stats.writes;
 	harness_cur_cpu = 2;
 	spe_context_sync(2);
-	ASSERT_EQ(arm_spe_pmu_irq_handler_for_tests(2), IRQ_NONE);
+	ASSERT_EQ(harness_driver_irq_handler(2), IRQ_NONE);
 	spe_context_sync(2);
 	harness_cur_cpu = 0;
 	ASSERT_EQ(spe.stats.writes, writes);
@@ -277,7 +277,7 @@ static bool test_discard_ignores_max_buff_size(void)
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
@@ -361,7 +361,7 @@ static bool test_filters_eft(void)
 
 	spe_set_features(true, false);
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
 	SKIP_NO_FEATURE(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
 	attr.type = harness_pmu->type;
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
@@ -405,7 +405,7 @@ static bool test_filters_fds(void)
 
 	spe_set_features(false, true);
 	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
 	SKIP_NO_FEATURE(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_set_format(&attr, "inv_data_src_filter", 0xf0));

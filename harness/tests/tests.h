@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "perf.h"
+#include "driver.h"
 
 /* What a test is about, so the runner knows where it applies */
 #define T_ANY		0
@@ -23,14 +24,6 @@ extern bool harness_verbose;
 extern bool harness_skipped;
 extern const char *harness_skip_reason;
 
-/*
- * Features of the driver under test, found by feature tests on its
- * source in main.c (never by kernel version).
- */
-#define HX_DRV_DISCARD		(1u << 0)	/* discard=1, PMBLIMITR_EL1.FM */
-#define HX_DRV_EFT		(1u << 1)	/* FEAT_SPE_EFT filters */
-#define HX_DRV_FDS		(1u << 2)	/* FEAT_SPE_FDS, config4 */
-extern const unsigned int harness_driver_features;
 
 /* The scenario does not apply to this mode: report it as skipped */
 #define SKIP_IF(cond)							\
@@ -94,7 +87,6 @@ bool handler_left_unit_quiet(int cpu);
 bool ignored_write_in(const char *fn, enum spe_reg reg);
 int driver_line_of(const char *fn, const char *needle);
 extern const char *harness_driver_path;
-irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu);
 /* tests/aux.c: a new AUX area whose first session starts at the wakeup */
 struct hx_event *aux_remap_wakeup_at_head(bool snapshot);
 bool aux_pad_overflow_reported(void);

@@ -479,7 +479,7 @@ static bool test_no_handle_event_unreachable(void)
 	STEP("per-task event moved, buffer-full pending", seq_migrate());
 	STEP("truncation with PMBIRQ masked", seq_truncation());
 	STEP("CPU offline/online, buffer-full pending", seq_hotplug());
-	if (harness_driver_features & HX_DRV_DISCARD)
+	if (harness_driver_features & HARNESS_DRV_DISCARD)
 		STEP("discard-mode event after a pending event", seq_discard());
 	harness_unload();
 	ASSERT_CLEAN();
