@@ -55,7 +55,7 @@ static int run_one(const struct harness_test *t, const char *rev,
 			fprintf(stderr, "  n/a: %s: %s\n", name, why);
 		return 0;
 	}
-	harness_reset(4, mode, vis);
+	hx_reset(4, mode, vis);
 	harness_skipped = false;
 	harness_skip_reason = NULL;
 	ok = t->fn();
@@ -105,25 +105,25 @@ static void bench(const char *rev)
 			struct hx_event *e;
 			double n;
 
-			harness_reset(4, m, v);
-			harness_load();
+			hx_reset(4, m, v);
+			hx_load();
 			e = open_running(0, 4, false);
 			hx_run(0, 12L * 4 * OPS_PER_PAGE, e, 2000);
-			n = hirq.full_irqs;
-			if (hirq.storms || !n) {
+			n = hx_irq.full_irqs;
+			if (hx_irq.storms || !n) {
 				printf("%-6s %-8s %-4s %s\n", rev, spe_mode_name(m),
 				       v ? "on" : "off",
-				       hirq.storms ? "storm: PMBIRQ never drops" :
+				       hx_irq.storms ? "storm: PMBIRQ never drops" :
 				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1 (1a)" :
 				       "no interrupt");
 			} else {
 				printf("%-6s %-8s %-4s %6.2f %6.2f %5.2f %6.2f %8.2f %8.2f\n",
 				       rev, spe_mode_name(m), v ? "on" : "off",
-				       hirq.reads / n, hirq.writes / n, hirq.isbs / n,
-				       hirq.drains / n, hirq.trapped / n,
+				       hx_irq.reads / n, hx_irq.writes / n, hx_irq.isbs / n,
+				       hx_irq.drains / n, hx_irq.trapped / n,
 				       spe.stats.gaps ? (double)spe.stats.gap_ops / spe.stats.gaps : 0);
 			}
-			harness_unload();
+			hx_unload();
 		}
 	}
 	printf("%-6s %-8s %-4s %6d %6d %5d %6d %8d %8s\n", "min", "(arch)", "", 2, 4, 3, 1, 6, "-");

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf.h"
+#include "hx.h"
 #include "driver.h"
 
 #ifndef EACCES
-#define EACCES		13	/* perf_allow_kernel() in model/perf.c */
+#define EACCES		13	/* perf_allow_kernel() in shim/kernel.c */
 #endif
 
 #define NCPU		4
@@ -134,7 +134,7 @@ static void fail(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "%d violation(s), %llu PMBIRQ storm(s); the first %d:\n",
-		spe.nr_violations, (unsigned long long)hirq.storms,
+		spe.nr_violations, (unsigned long long)hx_irq.storms,
 		spe.nr_violations < 32 ? spe.nr_violations : 32);
 	for (int i = 0; i < spe.nr_violations && i < 32; i++)
 		fprintf(stderr, "  %s\n", spe.violations[i]);
@@ -161,7 +161,7 @@ static void ref_cpu_online(int cpu, u16 field)
 static struct hx_event *ev_on(int cpu)
 {
 	for (int i = 0; i < NEV; i++)
-		if (w.ev[i] && w.ev[i]->ev.hstate == HX_ACTIVE && w.ev[i]->ev.oncpu == cpu)
+		if (w.ev[i] && w.ev[i]->ev.hstate == HARNESS_EV_ACTIVE && w.ev[i]->ev.oncpu == cpu)
 			return w.ev[i];
 	return NULL;
 }
@@ -327,21 +327,21 @@ static void op_add(struct in *in)
 	int cpu = get8(in) % NCPU, err;
 	u64 irqs;
 
-	if (!e || e->ev.hstate == HX_ACTIVE)
+	if (!e || e->ev.hstate == HARNESS_EV_ACTIVE)
 		return;
 	if (e->ev.cpu >= 0)
 		cpu = e->ev.cpu;
 	/* the SPE PMU is exclusive: one event per CPU; only online CPUs */
 	if (!w.online[cpu] || ev_on(cpu))
 		return;
-	irqs = hirq.entries;
+	irqs = hx_irq.entries;
 	err = hx_enable(e, cpu);
 	trace("add(ev%d, cpu %d, START) = %d\n", picked, cpu, err);
 	check();
 	if (err && err != -EINVAL)
 		fail("pmu::add returned %d: only -EINVAL (start failed) is documented", err);
 	/* stopped since by an interrupt taken on the way out is fine */
-	if (!err && (e->ev.hw.state & PERF_HES_STOPPED) && hirq.entries == irqs)
+	if (!err && (e->ev.hw.state & PERF_HES_STOPPED) && hx_irq.entries == irqs)
 		fail("pmu::add succeeded but left the event stopped");
 	if (ref_discard(&e->ev.attr)) {
 		u64 lim = spe_peek(cpu, SPE_PMBLIMITR);
@@ -361,14 +361,14 @@ static void op_add(struct in *in)
 		fail("pmu::add failed but left PMBLIMITR_EL1.E set on CPU%d", cpu);
 	/* a failed add leaves the event off, as the perf core would */
 	if (err)
-		e->ev.hstate = HX_OFF;
+		e->ev.hstate = HARNESS_EV_OFF;
 }
 
 static void op_del(struct in *in)
 {
 	struct hx_event *e = pick(in);
 
-	if (!e || e->ev.hstate != HX_ACTIVE)
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE)
 		return;
 	trace("del(ev%d)\n", picked);
 	hx_disable(e);
@@ -413,7 +413,7 @@ static void op_stop(struct in *in)
 	int flags = PERF_EF_UPDATE;
 
 	get8(in);
-	if (!e || e->ev.hstate != HX_ACTIVE || (e->ev.hw.state & PERF_HES_STOPPED))
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE || (e->ev.hw.state & PERF_HES_STOPPED))
 		return;
 	trace("stop(ev%d, UPDATE)\n", picked);
 	on_cpu(e->ev.oncpu, do_stop, e, flags);
@@ -425,7 +425,7 @@ static void op_start(struct in *in)
 	struct hx_event *e = pick(in);
 	int flags = (get8(in) & 1) ? PERF_EF_RELOAD : 0;
 
-	if (!e || e->ev.hstate != HX_ACTIVE || !(e->ev.hw.state & PERF_HES_STOPPED))
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE || !(e->ev.hw.state & PERF_HES_STOPPED))
 		return;
 	/* the core reloads only what an UPDATE saved */
 	if (flags && !(e->ev.hw.state & PERF_HES_UPTODATE))
@@ -544,10 +544,10 @@ static void op_hotplug(struct in *in)
 	while ((e = ev_on(cpu)))
 		hx_disable(e);
 	check();
-	harness_cpu_offline(cpu);
+	hx_cpu_offline(cpu);
 	w.online[cpu] = false;
 	spe_set_max_buff_size(cpu, field);
-	harness_cpu_online(cpu);
+	hx_cpu_online(cpu);
 	w.online[cpu] = true;
 	ref_cpu_online(cpu, field);
 	check();
@@ -598,7 +598,7 @@ static void check_size_events(unsigned int before_mask, struct hx_event *const o
 			continue;
 		if (!(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED))
 			fail("buffer-size event on CPU%d did not flag the AUX data TRUNCATED", cpu);
-		if (e->ev.hstate == HX_ACTIVE && !(e->ev.hw.state & PERF_HES_STOPPED))
+		if (e->ev.hstate == HARNESS_EV_ACTIVE && !(e->ev.hw.state & PERF_HES_STOPPED))
 			fail("buffer-size event on CPU%d: the event is still running", cpu);
 	}
 }
@@ -626,7 +626,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u8 h = get8(&in);
 	int nops = 0;
 
-	harness_reset(NCPU, w.force_mode ? w.force_mode - 1 : h % 3,
+	hx_reset(NCPU, w.force_mode ? w.force_mode - 1 : h % 3,
 		      w.force_vis ? w.force_vis - 1 : !!(h & 4));
 	spe.el = !!(h & 8);
 	harness_deny_kernel = h & 16;
@@ -649,7 +649,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	      spe_peek(0, SPE_PMBIDR) >> 32,
 	      spe_peek(1, SPE_PMBIDR) >> 32, spe_peek(2, SPE_PMBIDR) >> 32,
 	      spe_peek(3, SPE_PMBIDR) >> 32);
-	if (harness_load())
+	if (hx_load())
 		fail("probe failed");
 	/* the reference's discard term is where the driver's sysfs says */
 	if (REF_DISCARD && (!hx_show_format("discard") ||
@@ -673,7 +673,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check();
 		}
 	}
-	harness_unload();
+	hx_unload();
 	check();
 	return 0;
 }

@@ -53,7 +53,7 @@ static bool fill_normal_to_12k(struct hx_event *e)
 		u64 lim = unit_off(0, SPE_PMBLIMITR, e);
 		u64 len = spe_record_len(spe_next_seq(), false);
 
-		if (e->ev.hstate != HX_ACTIVE)
+		if (e->ev.hstate != HARNESS_EV_ACTIVE)
 			break;
 		if (ptr == target) {
 			hx_stop(e);
@@ -83,9 +83,9 @@ static bool fill_normal_to_12k(struct hx_event *e)
  */
 static bool fill_snapshot_to_4k(struct hx_event *e)
 {
-	for (long n = 0; n < 100000 && !hirq.full_irqs; n++)
+	for (long n = 0; n < 100000 && !hx_irq.full_irqs; n++)
 		hx_run(0, 1, NULL, 0);
-	ASSERT_EQ(hirq.full_irqs, 1);
+	ASSERT_EQ(hx_irq.full_irqs, 1);
 	hx_stop(e);
 	if (e->rb.aux_head != 4 * KiB || e->rb.aux_wakeup != 0) {
 		fprintf(stderr, "  aux_head %lu, aux_wakeup %lu: wanted 4KiB and 0\n",
@@ -105,10 +105,10 @@ struct hx_event *aux_remap_wakeup_at_head(bool snapshot)
 {
 	struct hx_event *e;
 
-	if (harness_load())
+	if (hx_load())
 		return NULL;
 	e = open_running(0, snapshot ? 2 : 4, snapshot);
-	if (!e || e->ev.hstate != HX_ACTIVE)
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE)
 		return NULL;
 	if (snapshot ? !fill_snapshot_to_4k(e) : !fill_normal_to_12k(e))
 		return NULL;
@@ -147,7 +147,7 @@ static bool wakeup_at_head_case(bool snapshot)
 	ASSERT_TRUE(e);
 	ASSERT_CLEAN();
 	/* the whole new area but the byte CIRC_SPACE keeps is programmed */
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_EQ(unit_off(0, SPE_PMBPTR, e), 4 * KiB);
@@ -155,11 +155,11 @@ static bool wakeup_at_head_case(bool snapshot)
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	/* and it goes on as usual */
 	hx_run(0, 6L * 2 * OPS_PER_PAGE, e, 500);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 

@@ -19,14 +19,14 @@ static bool test_base_den0154_is_caught(void)
 	int line;
 
 	SKIP_IF(spe.mode != SPE_MODE_DEN0154);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 2L * 4 * OPS_PER_PAGE, e, 1000);
 	if (harness_verbose)
 		harness_print_violations();
 	if (spe.visibility && ignored_write_in("arm_spe_perf_aux_output_begin", SPE_PMBPTR) &&
-	    !hirq.storms) {
+	    !hx_irq.storms) {
 		/*
 		 * With the visibility assumption the start path is caught
 		 * first (fix 1a): the pointer never lands, the unit writes
@@ -36,7 +36,7 @@ static bool test_base_den0154_is_caught(void)
 			driver_line_of("arm_spe_perf_aux_output_begin", "SYS_PMBPTR_EL1"));
 		return true;
 	}
-	ASSERT_TRUE(hirq.storms >= 1);
+	ASSERT_TRUE(hx_irq.storms >= 1);
 	line = driver_line_of("arm_spe_pmu_irq_handler", "write_sysreg_s(0, SYS_PMBSR_EL1)");
 	ASSERT_TRUE(line > 0);
 	ASSERT_TRUE(ignored_write_in("arm_spe_pmu_irq_handler", SPE_PMBSR));
@@ -62,7 +62,7 @@ static bool test_base_start_pointer_unsynchronised(void)
 
 	/* not observable without the visibility assumption */
 	SKIP_IF(spe.mode == SPE_MODE_BARE || !spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, e, 1000);
@@ -79,14 +79,14 @@ static bool test_base_size_event_unflagged(void)
 	struct hx_event *e;
 
 	SKIP_IF(spe.mode != SPE_MODE_BARE);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, e, 1000);
 	ASSERT_TRUE(hx_log_has("err", "Unknown buffer status code"));
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	return true;
 }
 

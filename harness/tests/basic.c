@@ -10,7 +10,7 @@
 
 static bool test_probe(void)
 {
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(harness_pmu != NULL);
 	ASSERT_TRUE(hx_show_cap("count_size") != NULL);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
@@ -19,14 +19,14 @@ static bool test_probe(void)
 	for (int cpu = 0; cpu < 4; cpu++)
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
 static bool test_kpti_refuses_probe(void)
 {
 	harness_kpti = true;
-	ASSERT_NE(harness_load(), 0);
+	ASSERT_NE(hx_load(), 0);
 	ASSERT_TRUE(harness_pmu == NULL);
 	ASSERT_CLEAN();
 	return true;
@@ -36,9 +36,9 @@ static bool test_start_stop(void)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_TRUE(spe_peek(0, SPE_PMSCR) & PMSCR_EL1_E0SPE);
 	hx_run(0, 20 * PERIOD, NULL, 0);
@@ -47,14 +47,14 @@ static bool test_start_stop(void)
 	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
 	ASSERT_TRUE(spe.nr_records >= 15);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	/* and again: restart the same event */
 	ASSERT_EQ(hx_enable(e, 0), 0);
 	hx_run(0, 20 * PERIOD, NULL, 0);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -68,7 +68,7 @@ static bool test_add_without_aux_area(void)
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = hx_open(1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_enable(e, 1), -EINVAL);
@@ -76,10 +76,10 @@ static bool test_add_without_aux_area(void)
 	ASSERT_EQ(spe_peek(1, SPE_PMSCR), 0);
 	hx_run(1, 10 * PERIOD, NULL, 0);
 	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -87,14 +87,14 @@ static bool test_buffer_full_reprogram(void)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	/* the perf tool drains the buffer often: profiling never stops */
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, e, 2000);
-	ASSERT_TRUE(hirq.full_irqs >= 4);
-	ASSERT_EQ(hirq.storms, 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(hx_irq.full_irqs >= 4);
+	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
@@ -102,7 +102,7 @@ static bool test_buffer_full_reprogram(void)
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -111,7 +111,7 @@ static bool test_wrap(void)
 	struct hx_event *e;
 	unsigned long size = BUF_PAGES * PAGE_SIZE;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
@@ -120,7 +120,7 @@ static bool test_wrap(void)
 	ASSERT_TRUE(e->rb.aux_head > 2 * size);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -131,15 +131,15 @@ static bool test_snapshot(void)
 	uintptr_t base;
 	struct spe_record *last = NULL;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, true);
 	ASSERT_TRUE(e);
 	base = (uintptr_t)e->rb.aux_base;
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	/* snapshot mode programs half the buffer at a time */
-	ASSERT_TRUE(hirq.full_irqs >= 6);
-	ASSERT_EQ(hirq.storms, 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(hx_irq.full_irqs >= 6);
+	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_disable(e);
 	ASSERT_TRUE(e->rb.nr_recs > 0);
 	ASSERT_TRUE(e->rb.recs[e->rb.nr_recs - 1].flags & PERF_AUX_FLAG_OVERWRITE);
@@ -150,7 +150,7 @@ static bool test_snapshot(void)
 	/* aux_head is where the newest record ends */
 	ASSERT_EQ(e->rb.aux_head % size, (last->addr + last->len - base) % size);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -158,20 +158,20 @@ static bool test_truncation(void)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	/* nobody reads the buffer: it fills, the event must stop, flagged */
 	hx_run(0, 4L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_TRUE(e->ev.hstate != HX_ACTIVE ||
+	ASSERT_TRUE(e->ev.hstate != HARNESS_EV_ACTIVE ||
 		    (e->ev.hw.state & PERF_HES_STOPPED));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -181,7 +181,7 @@ static bool test_spurious_irq(void)
 	u64 writes;
 	irqreturn_t ret;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, NULL, 0);
@@ -198,7 +198,7 @@ static bool test_spurious_irq(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -207,7 +207,7 @@ static bool test_stop_with_irq_pending(void)
 	struct hx_event *e;
 	long n;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	/* interrupts masked: the buffer fills, PMBIRQ stays pending */
@@ -219,7 +219,7 @@ static bool test_stop_with_irq_pending(void)
 	hx_disable(e);
 	hx_set_irqs_masked(0, false);
 	hx_deliver(0);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	ASSERT_FALSE(spe_irq_level(0));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_TRUE(hx_check_data(e));
@@ -229,7 +229,7 @@ static bool test_stop_with_irq_pending(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -237,7 +237,7 @@ static bool test_per_task_migrate(void)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(-1, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	for (int i = 0; i < 6; i++) {
@@ -249,10 +249,10 @@ static bool test_per_task_migrate(void)
 		hx_run(cpu, BUF_PAGES * OPS_PER_PAGE, e, 1000);
 		hx_disable(e);	/* context switch out */
 	}
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -260,18 +260,18 @@ static bool test_cpu_offline_online(void)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
-	harness_cpu_offline(2);
+	ASSERT_EQ(hx_load(), 0);
+	hx_cpu_offline(2);
 	ASSERT_FALSE(spe_peek(2, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	harness_cpu_online(2);
+	hx_cpu_online(2);
 	e = open_running(2, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(2, 3L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -280,7 +280,7 @@ static bool test_collision_flag(void)
 	struct hx_event *e;
 	bool seen = false;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	spe_inject_collision(0);
@@ -291,7 +291,7 @@ static bool test_collision_flag(void)
 	ASSERT_TRUE(seen);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -300,16 +300,16 @@ static bool test_kernel_samples(void)
 	struct hx_event *e;
 
 	/* the workload runs at EL1: E1SPE selects, records flow the same */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	spe.el = 1;
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 3L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 

@@ -11,13 +11,13 @@ static bool fault_case(enum spe_fault kind, int at_byte, bool expect_partial)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	spe_inject_fault(0, kind, 20, at_byte);
 	hx_run(0, 100 * PERIOD, e, 1000);
-	ASSERT_TRUE(hirq.entries >= 1);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_TRUE(hx_irq.entries >= 1);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_TRUE(handler_left_unit_quiet(0));
 	ASSERT_TRUE(hx_log_count("err") >= 1);
 	/* nothing is written after a fatal event */
@@ -28,7 +28,7 @@ static bool fault_case(enum spe_fault kind, int at_byte, bool expect_partial)
 			    (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL));
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 

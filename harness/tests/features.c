@@ -99,7 +99,7 @@ static bool test_discard_no_aux_area(void)
 	u64 ptr;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	/* the unit is SPEv1p2: the driver offers the term */
 	ASSERT_TRUE(hx_show_format("discard") != NULL);
@@ -109,7 +109,7 @@ static bool test_discard_no_aux_area(void)
 	ptr = spe_peek(0, SPE_PMBPTR);
 	/* no mmap of an AUX area: add() starts it all the same */
 	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(discarding(0));
 	ASSERT_TRUE(spe_peek(0, SPE_PMSCR) & PMSCR_EL1_E0SPE);
@@ -120,13 +120,13 @@ static bool test_discard_no_aux_area(void)
 	/* nothing reached memory, the pointer never moved, no interrupt */
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), ptr);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	ASSERT_EQ(spe.stats.full_events, 0);
 	hx_disable(e);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -142,7 +142,7 @@ static bool test_discard_start_stop(void)
 	u64 before, icr;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(-1, &err);
 	ASSERT_TRUE(e);
@@ -175,9 +175,9 @@ static bool test_discard_start_stop(void)
 		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
 	}
 	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -193,7 +193,7 @@ static bool test_discard_aux_area_untouched(void)
 	const unsigned char *p;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	d = open_discard(0, &err);
 	ASSERT_TRUE(d);
@@ -201,7 +201,7 @@ static bool test_discard_aux_area_untouched(void)
 	spe_refuse_next_enable(0);
 	ASSERT_EQ(hx_enable(d, 0), 0);
 	n = open_running(1, BUF_PAGES, false);
-	ASSERT_TRUE(n && n->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(n && n->ev.hstate == HARNESS_EV_ACTIVE);
 	for (int i = 0; i < 6; i++) {
 		hx_run(0, BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 		hx_run(1, BUF_PAGES * OPS_PER_PAGE, n, 1000);
@@ -222,7 +222,7 @@ static bool test_discard_aux_area_untouched(void)
 		ASSERT_EQ(spe.records[i].cpu, 1);
 	ASSERT_TRUE(hx_check_data(n));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -240,7 +240,7 @@ static bool test_discard_no_irq_storm(void)
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0001);	/* 4 KiB: below 2 pages */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(2, &err);
 	ASSERT_TRUE(e);
@@ -259,12 +259,12 @@ static bool test_discard_no_irq_storm(void)
 	harness_cur_cpu = 0;
 	ASSERT_EQ(spe.stats.writes, writes);
 	ASSERT_TRUE(discarding(2));
-	ASSERT_EQ(hirq.entries, 0);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_EQ(spe.stats.size_events, 0);
 	hx_disable(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -276,7 +276,7 @@ static bool test_discard_ignores_max_buff_size(void)
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
@@ -293,7 +293,7 @@ static bool test_discard_ignores_max_buff_size(void)
 	ASSERT_EQ(e->rb.nr_recs, 0);
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -310,7 +310,7 @@ static bool test_caps_event_filter(void)
 	char want[32];
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	cap = hx_show_cap("event_filter");
 	SKIP_NO_FEATURE(!cap, "driver has no caps/event_filter");
 	snprintf(want, sizeof(want), "0x%llx\n",
@@ -340,7 +340,7 @@ static bool test_caps_event_filter(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -360,7 +360,7 @@ static bool test_filters_eft(void)
 	int err;
 
 	spe_set_features(true, false);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
 	SKIP_NO_FEATURE(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
 	attr.type = harness_pmu->type;
@@ -376,18 +376,18 @@ static bool test_filters_eft(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 
 	/* the same request on a unit without FEAT_SPE_EFT */
-	harness_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	hx_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(hx_show_format("branch_filter_mask") == NULL);
 	ASSERT_TRUE(hx_show_format("branch_filter") != NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
 	ASSERT_EQ(err, -EOPNOTSUPP);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -404,7 +404,7 @@ static bool test_filters_fds(void)
 	int err;
 
 	spe_set_features(false, true);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
 	SKIP_NO_FEATURE(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
 	attr.type = harness_pmu->type;
@@ -420,25 +420,25 @@ static bool test_filters_fds(void)
 	hx_close(e);
 	/* no term: no filtering */
 	e = open_running(1, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_EQ(spe_peek(1, SPE_PMSDSFR), ~0ULL);
 	ASSERT_FALSE(spe_peek(1, SPE_PMSFCR) & FCR_FDS);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 
-	harness_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	hx_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(hx_show_format("inv_data_src_filter") == NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
 	ASSERT_EQ(err, -EOPNOTSUPP);
 	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 

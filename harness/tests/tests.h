@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "perf.h"
+#include "hx.h"
 #include "driver.h"
 
 /* What a test is about, so the runner knows where it applies */
