@@ -20,22 +20,10 @@ static struct hx_event *hx_of(struct perf_event *ev)
 
 /* --- the driver's messages, as harness_printk() captured them --- */
 
-/* A reader of a log that overflowed says so: its answer may be short */
-static void log_overflow_report(const char *who)
-{
-	if (harness_log.dropped)
-		fprintf(stderr, "  %s: log full, %d message(s) dropped (HARNESS_LOG_LINES %d)\n",
-			who, harness_log.dropped, HARNESS_LOG_LINES);
-	if (harness_log.truncated)
-		fprintf(stderr, "  %s: %d message(s) cut at %d characters\n",
-			who, harness_log.truncated, HARNESS_LOG_LINE_LEN - 1);
-}
-
 bool hx_log_has(const char *level, const char *needle)
 {
 	size_t l = strlen(level);
 
-	log_overflow_report(__func__);
 	for (int i = 0; i < harness_log.nr; i++)
 		if (!strncmp(harness_log.lines[i], level, l) && strstr(harness_log.lines[i], needle))
 			return true;
@@ -46,7 +34,6 @@ int hx_log_count(const char *level)
 {
 	int n = 0;
 
-	log_overflow_report(__func__);
 	for (int i = 0; i < harness_log.nr; i++)
 		n += !strncmp(harness_log.lines[i], level, strlen(level));
 	return n;
@@ -54,7 +41,6 @@ int hx_log_count(const char *level)
 
 void hx_log_dump(void)
 {
-	log_overflow_report(__func__);
 	for (int i = 0; i < harness_log.nr; i++)
 		fprintf(stderr, "    log %s", harness_log.lines[i]);
 }

@@ -31,14 +31,13 @@
 #define EACCES		13	/* perf_allow_kernel() in shim/kernel.c */
 #endif
 
-#define NCPU		4
-#define NEV		8
+#define NCPU		SPE_MAX_CPUS		/* CPUs of the model */
+#define NEV		HARNESS_MAX_EVENTS	/* events open at once */
 
-/* What main.c defines for the named tests; unused here */
-bool harness_verbose;
-bool harness_skipped;
-bool harness_tree_patched = HARNESS_TREE_PATCHED;
-const char *harness_driver_path = HARNESS_DRIVER_PATH;
+#define FUZZ_MAX_OPS	64			/* ops of one input */
+
+/* Does the driver carry the series (the Makefile's PATCHED)? */
+static const bool harness_tree_patched = HARNESS_TREE_PATCHED;
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
@@ -135,8 +134,9 @@ static void fail(const char *fmt, ...)
 	}
 	fprintf(stderr, "%d violation(s), %llu PMBIRQ storm(s); the first %d:\n",
 		spe.nr_violations, (unsigned long long)hx_irq.storms,
-		spe.nr_violations < 32 ? spe.nr_violations : 32);
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
+		spe.nr_violations < SPE_MAX_VIOLATIONS ? spe.nr_violations :
+		SPE_MAX_VIOLATIONS);
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
 		fprintf(stderr, "  %s\n", spe.violations[i]);
 	fprintf(stderr, "---- ops:\n%s---- driver log:\n", w.trace);
 	hx_log_dump();
@@ -656,7 +656,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    strcmp(hx_show_format("discard"), "config:35-35\n")))
 		fail("format/discard is not config:35, the reference is stale");
 	check();
-	while (in.i < in.n && nops++ < 64) {
+	while (in.i < in.n && nops++ < FUZZ_MAX_OPS) {
 		struct hx_event *on[NCPU];
 		unsigned int before = spe.stats.size_event_cpus;
 

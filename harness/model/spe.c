@@ -31,7 +31,7 @@ struct spe_pending {
 
 struct spe_cpu {
 	uint64_t r[SPE_NR_REGS];
-	struct spe_pending pend[64];
+	struct spe_pending pend[SPE_MAX_PENDING];
 	int npend;
 	bool enabled;		/* ProfilingBufferEnabled() at last evaluation */
 	bool inflight;
@@ -64,6 +64,20 @@ static uint64_t next_seq;
 static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
 
 /* PMSIDR.MaxSize = 6: records are at most 64 bytes (R43, M1) */
+/*
+ * PMBSR_EL1 syndromes.  EC values and PMBSR_EL1_BUF_BSC_FULL come from
+ * the revision's generated headers; what a revision does not name is
+ * defined here with the Arm ARM's value.
+ */
+#ifndef PMBSR_EL1_BUF_BSC_SIZE
+#define PMBSR_EL1_BUF_BSC_SIZE	0x4UL	/* buffer-size event (DEN0154) */
+#endif
+#define MODEL_BUF_BSC_NONE	0x0UL	/* EC BUF, BSC 0: with DL, access not allowed */
+#define MODEL_BUF_BSC_RESERVED	0x3UL	/* a BSC value the architecture reserves */
+#define MODEL_FSC_TRANS_L3	0x07UL	/* FSC: translation fault, level 3 */
+#define MODEL_FSC_GPF		0x28UL	/* FSC: granule protection fault */
+#define MODEL_IMPDEF_SYNDROME	0x1UL	/* any IMPLEMENTATION DEFINED syndrome */
+
 #define MODEL_MAXSIZE_LOG2	6
 #define MODEL_MAX_RECORD	(1u << MODEL_MAXSIZE_LOG2)
 
@@ -106,6 +120,7 @@ const char *spe_mode_name(enum spe_mode mode)
 	case SPE_MODE_BARE: return "bare";
 	case SPE_MODE_R24557: return "r24557";
 	case SPE_MODE_DEN0154: return "den0154";
+	case SPE_NR_MODES: break;
 	}
 	return "?";
 }
@@ -114,7 +129,7 @@ void spe_violation(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (spe.nr_violations < 32) {
+	if (spe.nr_violations < SPE_MAX_VIOLATIONS) {
 		va_start(ap, fmt);
 		vsnprintf(spe.violations[spe.nr_violations],
 			  sizeof(spe.violations[0]), fmt, ap);
@@ -398,7 +413,7 @@ static void evaluate(int cpu, bool e_was)
 		if (!e_was && !discard_mode(c) &&
 		    (c->refuse_next || (max && lim - ptr > max))) {
 			c->refuse_next = false;
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x4, false);
+			raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_SIZE, false);
 			spe.stats.size_events++;
 			spe.stats.size_event_cpus |= 1u << cpu;
 			return;
@@ -441,9 +456,11 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 				ignore = true;		/* R24557 */
 		}
 		if (ignore) {
-			if (spe.nr_ignored < 64)
+			if (spe.nr_ignored < SPE_MAX_IGNORED)
 				spe.ignored[spe.nr_ignored++] = (struct spe_access){
 					reg, val, fn, line, cpu, e, s, spe.in_irq };
+			else
+				spe.nr_ignored_lost++;
 			spe.stats.ignored++;
 			spe_violation("%s: write %s=0x%llx ignored on CPU%d (E=%d S=%d) at %s:%d%s",
 				      spe_mode_name(spe.mode), spe_reg_name(reg),
@@ -571,8 +588,9 @@ void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line)
 		evaluate(cpu, e_was);
 		return;
 	}
-	if (c->npend == 64) {
-		spe_violation("model: more than 64 writes without a context sync at %s:%d", fn, line);
+	if (c->npend == SPE_MAX_PENDING) {
+		spe_violation("model: more than %d writes without a context sync at %s:%d",
+			      SPE_MAX_PENDING, fn, line);
 		commit(cpu);
 	}
 	c->pend[c->npend++] = (struct spe_pending){ reg, val, fn, line };
@@ -727,7 +745,7 @@ static void write_record(int cpu)
 		spe_violation("record written outside the AUX buffer at 0x%llx on CPU%d (PMBPTR last written at %s:%d)",
 			      (unsigned long long)ptr, cpu,
 			      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
-		raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, true);
+		raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, true);
 		return;
 	}
 	if (c->fault_armed && c->fault_after-- == 0) {
@@ -738,22 +756,22 @@ static void write_record(int cpu)
 		c->r[SPE_PMBPTR] = ptr + part;	/* R68: PMBPTR = faulting address */
 		switch (c->fault_kind) {
 		case SPE_FAULT_S1:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_S2:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S2, 0x07, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_S2, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_GPC:
-			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, 0x28, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, MODEL_FSC_GPF, part);
 			break;
 		case SPE_FAULT_IMPDEF:
-			raise_event(c, PMBSR_EL1_EC_IMP_DEF, 0x1, part);
+			raise_event(c, PMBSR_EL1_EC_IMP_DEF, MODEL_IMPDEF_SYNDROME, part);
 			break;
 		case SPE_FAULT_ANA:
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x0, true);
+			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_NONE, true);
 			break;
 		case SPE_FAULT_BSC_RESERVED:
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x3, part);
+			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_RESERVED, part);
 			break;
 		}
 		return;

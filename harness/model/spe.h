@@ -11,11 +11,16 @@
 #include <stdint.h>
 
 #define SPE_MAX_CPUS		4
+#define SPE_MAX_PENDING		64	/* writes waiting for a context sync */
+#define SPE_MAX_IGNORED		64	/* ignored writes kept with their site */
+#define SPE_MAX_VIOLATIONS	32	/* violation texts kept (all counted) */
+#define SPE_VIOLATION_LEN	320	/* characters of one violation text */
 
 enum spe_mode {
 	SPE_MODE_BARE,		/* Arm ARM as the driver was written for */
 	SPE_MODE_R24557,	/* PMB* writes ignored while E && !S && !discard */
 	SPE_MODE_DEN0154,	/* PMB* writes ignored while E, whatever S (SFDXJJ) */
+	SPE_NR_MODES,
 };
 
 enum spe_reg {
@@ -74,14 +79,15 @@ struct spe_model {
 	bool in_irq;		/* set by the harness while the handler runs */
 	struct spe_stats stats;
 	/* writes the mode ignored, in order */
-	struct spe_access ignored[64];
+	struct spe_access ignored[SPE_MAX_IGNORED];
 	int nr_ignored;
+	int nr_ignored_lost;	/* ignored writes past SPE_MAX_IGNORED */
 	/* every record the unit wrote to memory */
 	struct spe_record *records;
 	size_t nr_records, cap_records;
 	/* rule violations, as text */
-	char violations[32][320];
-	int nr_violations;
+	char violations[SPE_MAX_VIOLATIONS][SPE_VIOLATION_LEN];
+	int nr_violations;	/* all of them, kept or not */
 };
 
 extern struct spe_model spe;

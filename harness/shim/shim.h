@@ -33,7 +33,7 @@ struct harness_irq {
 	cpumask_t ppi_affinity;		/* the PPI's partition: every CPU */
 };
 
-/* printk() and friends; a message that does not fit is counted */
+/* printk() and friends; a message that does not fit is a violation */
 struct harness_log {
 	char lines[HARNESS_LOG_LINES][HARNESS_LOG_LINE_LEN];
 	int nr;

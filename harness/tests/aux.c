@@ -133,11 +133,7 @@ struct hx_event *aux_remap_wakeup_at_head(bool snapshot)
 /* The overflow the base driver makes here, as the shim reports it */
 bool aux_pad_overflow_reported(void)
 {
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
-		if (strstr(spe.violations[i],
-			   "driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer"))
-			return true;
-	return false;
+	return violation_seen("driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer");
 }
 
 static bool wakeup_at_head_case(bool snapshot)

@@ -13,10 +13,32 @@ bool harness_clean(const char *who)
 	return false;
 }
 
+/* The violations not kept as text, so no reader takes the list as whole */
+static void report_unkept(void)
+{
+	if (spe.nr_violations > SPE_MAX_VIOLATIONS)
+		fprintf(stderr, "    ... and %d more violation(s), not kept (SPE_MAX_VIOLATIONS %d)\n",
+			spe.nr_violations - SPE_MAX_VIOLATIONS, SPE_MAX_VIOLATIONS);
+	if (spe.nr_ignored_lost)
+		fprintf(stderr, "    ... and %d more ignored write(s), not kept (SPE_MAX_IGNORED %d)\n",
+			spe.nr_ignored_lost, SPE_MAX_IGNORED);
+}
+
 void harness_print_violations(void)
 {
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
 		fprintf(stderr, "    %s\n", spe.violations[i]);
+	report_unkept();
+}
+
+/* A kept violation contains @needle */
+bool violation_seen(const char *needle)
+{
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
+		if (strstr(spe.violations[i], needle))
+			return true;
+	report_unkept();
+	return false;
 }
 
 struct hx_event *open_running(int cpu, int pages, bool snapshot)
@@ -54,6 +76,7 @@ bool ignored_write_in(const char *fn, enum spe_reg reg)
 	for (int i = 0; i < spe.nr_ignored; i++)
 		if (spe.ignored[i].reg == reg && !strcmp(spe.ignored[i].fn, fn))
 			return true;
+	report_unkept();
 	return false;
 }
 

@@ -78,6 +78,7 @@ extern bool harness_tree_patched;
 
 bool harness_clean(const char *who);
 void harness_print_violations(void);
+bool violation_seen(const char *needle);
 
 /* shared helpers (tests/common.c) */
 #define PERIOD		256
