@@ -21,9 +21,56 @@ const char *__asan_default_options(void)
 	return "detect_leaks=0";
 }
 
-static const struct harness_test *const suites[] = {
-	basic_tests, fault_tests, vmif_tests, aux_tests, feature_tests, base_tests,
-};
+/* Every TEST() of tests/, in link order, registered before main() */
+const struct harness_test **harness_tests;
+int harness_nr_tests;
+
+void harness_register_test(const struct harness_test *t)
+{
+	for (int i = 0; i < harness_nr_tests; i++) {
+		if (!strcmp(harness_tests[i]->name, t->name)) {
+			fprintf(stderr, "two tests named %s\n", t->name);
+			exit(2);
+		}
+	}
+	harness_tests = realloc(harness_tests,
+				(harness_nr_tests + 1) * sizeof(*harness_tests));
+	if (!harness_tests) {
+		perror("realloc");
+		exit(2);
+	}
+	harness_tests[harness_nr_tests++] = t;
+}
+
+/* The test with its fixture: set up, run, check clean, unload */
+static bool run_fixture(const struct harness_test *t)
+{
+	struct hx_fixture fx = { 0 };
+	bool ok;
+	int err;
+
+	if (t->fixture == FX_NONE)
+		return t->fn(&fx);
+	err = hx_load();
+	if (err) {
+		fprintf(stderr, "  %s: fixture: hx_load() = %d\n", t->name, err);
+		return false;
+	}
+	if (t->fixture == FX_RUNNING) {
+		fx.event = open_running(0, FX_PAGES, false);
+		if (!fx.event) {
+			fprintf(stderr, "  %s: fixture: no running event\n", t->name);
+			hx_unload();
+			return false;
+		}
+	}
+	ok = t->fn(&fx);
+	/* a test that does not apply or lacks a feature stopped early */
+	if (ok && !harness_skipped && !harness_skip_reason)
+		ok = harness_clean(t->name);
+	hx_unload();
+	return ok;
+}
 
 static int run_one(const struct harness_test *t, const char *rev,
 		   enum spe_mode mode, bool vis)
@@ -58,7 +105,7 @@ static int run_one(const struct harness_test *t, const char *rev,
 	hx_reset(4, mode, vis);
 	harness_skipped = false;
 	harness_skip_reason = NULL;
-	ok = t->fn();
+	ok = run_fixture(t);
 	if (!ok && harness_verbose)
 		hx_log_dump();
 	if (harness_skipped) {
@@ -100,7 +147,7 @@ static void bench(const char *rev)
 {
 	printf("%-6s %-8s %-4s %6s %6s %5s %6s %8s %8s\n", "tree", "mode", "vis",
 	       "reads", "writes", "isb", "drains", "trapped", "gap_ops");
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < SPE_NR_MODES; m++) {
 		for (int v = 0; v < 2; v++) {
 			struct hx_event *e;
 			double n;
@@ -139,12 +186,28 @@ static void usage(void)
 		"  -l  list tests, -v print violations and driver messages\n");
 }
 
+/* -m NAME: run that mode only; "all": every mode; false: no such mode */
+static bool parse_mode(const char *v, bool run_mode[SPE_NR_MODES])
+{
+	bool any = false;
+
+	for (int m = 0; m < SPE_NR_MODES; m++)
+		any |= run_mode[m] = !strcmp(v, spe_mode_name(m));
+	if (!any)
+		for (int m = 0; m < SPE_NR_MODES; m++)
+			run_mode[m] = true;
+	return any || !strcmp(v, "all");
+}
+
 int main(int argc, char **argv)
 {
 	const char *rev = HARNESS_REV, *only = NULL;
-	int modes = 7, vis = 3, failed = 0, run = 0;
+	bool run_mode[SPE_NR_MODES], run_vis[2] = { true, true };
+	int failed = 0, run = 0;
 	bool list = false;
 
+	for (int m = 0; m < SPE_NR_MODES; m++)
+		run_mode[m] = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -160,40 +223,47 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-t") && v) {
 			only = v; i++;
 		} else if (!strcmp(a, "-m") && v) {
-			modes = !strcmp(v, "bare") ? 1 : !strcmp(v, "r24557") ? 2 :
-				!strcmp(v, "den0154") ? 4 : 7;
+			if (!parse_mode(v, run_mode)) {
+				usage();
+				return 2;
+			}
 			i++;
 		} else if (!strcmp(a, "-V") && v) {
-			vis = !strcmp(v, "on") ? 2 : !strcmp(v, "off") ? 1 : 3;
+			run_vis[0] = strcmp(v, "on");	/* off or all */
+			run_vis[1] = strcmp(v, "off");	/* on or all */
 			i++;
 		} else {
 			usage();
 			return 2;
 		}
 	}
-	for (size_t s = 0; s < ARRAY_SIZE(suites); s++) {
-		for (const struct harness_test *t = suites[s]; t->name; t++) {
-			if (list) {
-				printf("%s%s\n", t->name,
-				       t->flags & T_PATCHED ? " (patched)" :
-				       t->flags & T_BASE ? " (base)" : "");
+	for (int n = 0; n < harness_nr_tests; n++) {
+		const struct harness_test *t = harness_tests[n];
+
+		if (list) {
+			printf("%s%s\n", t->name,
+			       t->flags & T_PATCHED ? " (patched)" :
+			       t->flags & T_BASE ? " (base)" : "");
+			continue;
+		}
+		if (only && strcmp(only, t->name))
+			continue;
+		for (int m = 0; m < SPE_NR_MODES; m++) {
+			if (!run_mode[m])
 				continue;
-			}
-			if (only && strcmp(only, t->name))
-				continue;
-			for (int m = 0; m < 3; m++) {
-				if (!(modes & (1 << m)))
+			for (int v = 0; v < 2; v++) {
+				if (!run_vis[v])
 					continue;
-				for (int v = 0; v < 2; v++) {
-					if (!(vis & (1 << v)))
-						continue;
-					failed += run_one(t, rev, m, v);
-					run++;
-				}
+				failed += run_one(t, rev, m, v);
+				run++;
 			}
 		}
 	}
 	if (!list)
 		fprintf(stderr, "%s: %d runs, %d failed.\n", rev, run, failed);
+	if (only && !run && !list) {
+		fprintf(stderr, "no test named %s\n", only);
+		return EXIT_FAILURE;
+	}
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -159,18 +159,12 @@ static bool wakeup_at_head_case(bool snapshot)
 	return true;
 }
 
-static bool test_pad_remap_wakeup_at_head(void)
+TEST(pad_remap_wakeup_at_head, .flags = T_PATCHED)
 {
 	return wakeup_at_head_case(false);
 }
 
-static bool test_pad_snapshot_remap_wakeup_at_head(void)
+TEST(pad_snapshot_remap_wakeup_at_head, .flags = T_PATCHED)
 {
 	return wakeup_at_head_case(true);
 }
-
-const struct harness_test aux_tests[] = {
-	{ "pad_remap_wakeup_at_head", test_pad_remap_wakeup_at_head, T_PATCHED },
-	{ "pad_snapshot_remap_wakeup_at_head", test_pad_snapshot_remap_wakeup_at_head, T_PATCHED },
-	{ NULL },
-};

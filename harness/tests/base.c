@@ -13,7 +13,7 @@
  * clears PMBSR_EL1.S with E still set; the writes are ignored and the
  * level interrupt never drops.  Needs no visibility assumption.
  */
-static bool test_base_den0154_is_caught(void)
+TEST(base_den0154_is_caught, .flags = T_BASE)
 {
 	struct hx_event *e;
 	int line;
@@ -56,7 +56,7 @@ static bool test_base_den0154_is_caught(void)
  * then PMBLIMITR_EL1 with E set and no isb between them (R128); the unit
  * may see E first and then drop the pointer (fix 1a).
  */
-static bool test_base_start_pointer_unsynchronised(void)
+TEST(base_start_pointer_unsynchronised, .flags = T_BASE)
 {
 	struct hx_event *e;
 
@@ -74,7 +74,7 @@ static bool test_base_start_pointer_unsynchronised(void)
 }
 
 /* R126: the buffer-size event ends profiling without telling userspace */
-static bool test_base_size_event_unflagged(void)
+TEST(base_size_event_unflagged, .flags = T_BASE)
 {
 	struct hx_event *e;
 
@@ -111,21 +111,12 @@ static bool base_pad_case(bool snapshot)
 	return true;
 }
 
-static bool test_base_pad_remap_wakeup_at_head(void)
+TEST(base_pad_remap_wakeup_at_head, .flags = T_BASE)
 {
 	return base_pad_case(false);
 }
 
-static bool test_base_pad_snapshot_remap_wakeup_at_head(void)
+TEST(base_pad_snapshot_remap_wakeup_at_head, .flags = T_BASE)
 {
 	return base_pad_case(true);
 }
-
-const struct harness_test base_tests[] = {
-	{ "base_den0154_is_caught", test_base_den0154_is_caught, T_BASE },
-	{ "base_start_pointer_unsynchronised", test_base_start_pointer_unsynchronised, T_BASE },
-	{ "base_size_event_unflagged", test_base_size_event_unflagged, T_BASE },
-	{ "base_pad_remap_wakeup_at_head", test_base_pad_remap_wakeup_at_head, T_BASE },
-	{ "base_pad_snapshot_remap_wakeup_at_head", test_base_pad_snapshot_remap_wakeup_at_head, T_BASE },
-	{ NULL },
-};

@@ -6,11 +6,10 @@
  */
 #include "tests.h"
 
-#define BUF_PAGES	4
+#define BUF_PAGES	FX_PAGES	/* the area of the FX_RUNNING event */
 
-static bool test_probe(void)
+TEST(probe, .fixture = FX_CLEAN)
 {
-	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(harness_pmu != NULL);
 	ASSERT_TRUE(hx_show_cap("count_size") != NULL);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
@@ -18,12 +17,10 @@ static bool test_probe(void)
 	/* every CPU was reset and left idle (R93a) */
 	for (int cpu = 0; cpu < 4; cpu++)
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_kpti_refuses_probe(void)
+TEST(kpti_refuses_probe)
 {
 	harness_kpti = true;
 	ASSERT_NE(hx_load(), 0);
@@ -32,11 +29,10 @@ static bool test_kpti_refuses_probe(void)
 	return true;
 }
 
-static bool test_start_stop(void)
+TEST(start_stop, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
@@ -53,8 +49,6 @@ static bool test_start_stop(void)
 	hx_run(0, 20 * PERIOD, NULL, 0);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -63,12 +57,11 @@ static bool test_start_stop(void)
  * fails and leaves nothing sampling (a normal-mode event; discard mode
  * needs no area, features.c).
  */
-static bool test_add_without_aux_area(void)
+TEST(add_without_aux_area, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	e = hx_open(1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_enable(e, 1), -EINVAL);
@@ -78,18 +71,13 @@ static bool test_add_without_aux_area(void)
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_EQ(hx_irq.entries, 0);
 	hx_close(e);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_buffer_full_reprogram(void)
+TEST(buffer_full_reprogram, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 
-	ASSERT_EQ(hx_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* the perf tool drains the buffer often: profiling never stops */
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, e, 2000);
 	ASSERT_TRUE(hx_irq.full_irqs >= 4);
@@ -101,37 +89,29 @@ static bool test_buffer_full_reprogram(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_wrap(void)
+TEST(wrap, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	unsigned long size = BUF_PAGES * PAGE_SIZE;
 
-	ASSERT_EQ(hx_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	hx_run(0, 10L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
 	/* aux_head went round the buffer at least twice */
 	ASSERT_TRUE(e->rb.aux_head > 2 * size);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_snapshot(void)
+TEST(snapshot, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	unsigned long size = BUF_PAGES * PAGE_SIZE;
 	uintptr_t base;
 	struct spe_record *last = NULL;
 
-	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, true);
 	ASSERT_TRUE(e);
 	base = (uintptr_t)e->rb.aux_base;
@@ -149,18 +129,13 @@ static bool test_snapshot(void)
 	ASSERT_TRUE(last);
 	/* aux_head is where the newest record ends */
 	ASSERT_EQ(e->rb.aux_head % size, (last->addr + last->len - base) % size);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_truncation(void)
+TEST(truncation, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 
-	ASSERT_EQ(hx_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* nobody reads the buffer: it fills, the event must stop, flagged */
 	hx_run(0, 4L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
@@ -170,12 +145,10 @@ static bool test_truncation(void)
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
 	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_spurious_irq(void)
+TEST(spurious_irq)
 {
 	struct hx_event *e;
 	u64 writes;
@@ -202,14 +175,11 @@ static bool test_spurious_irq(void)
 	return true;
 }
 
-static bool test_stop_with_irq_pending(void)
+TEST(stop_with_irq_pending, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	long n;
 
-	ASSERT_EQ(hx_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* interrupts masked: the buffer fills, PMBIRQ stays pending */
 	hx_set_irqs_masked(0, true);
 	for (n = 0; n < 4L * BUF_PAGES * OPS_PER_PAGE && !spe_irq_level(0); n++)
@@ -228,16 +198,13 @@ static bool test_stop_with_irq_pending(void)
 	hx_run(0, 10 * PERIOD, e, 1000);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_per_task_migrate(void)
+TEST(per_task_migrate, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(hx_load(), 0);
 	e = open_running(-1, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	for (int i = 0; i < 6; i++) {
@@ -251,16 +218,13 @@ static bool test_per_task_migrate(void)
 	}
 	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_cpu_offline_online(void)
+TEST(cpu_offline_online, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(hx_load(), 0);
 	hx_cpu_offline(2);
 	ASSERT_FALSE(spe_peek(2, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	hx_cpu_online(2);
@@ -270,19 +234,14 @@ static bool test_cpu_offline_online(void)
 	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_collision_flag(void)
+TEST(collision_flag, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	bool seen = false;
 
-	ASSERT_EQ(hx_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	spe_inject_collision(0);
 	hx_run(0, 2L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
@@ -290,12 +249,10 @@ static bool test_collision_flag(void)
 		seen |= e->rb.recs[i].flags & PERF_AUX_FLAG_COLLISION;
 	ASSERT_TRUE(seen);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_kernel_samples(void)
+TEST(kernel_samples)
 {
 	struct hx_event *e;
 
@@ -312,25 +269,3 @@ static bool test_kernel_samples(void)
 	hx_unload();
 	return true;
 }
-
-const struct harness_test basic_tests[] = {
-	/* Kick the tyres */
-	{ "probe", test_probe },
-	{ "kpti_refuses_probe", test_kpti_refuses_probe },
-	{ "start_stop", test_start_stop },
-	{ "add_without_aux_area", test_add_without_aux_area },
-	/* The buffer-full interrupt path */
-	{ "buffer_full_reprogram", test_buffer_full_reprogram },
-	{ "wrap", test_wrap },
-	{ "snapshot", test_snapshot },
-	{ "truncation", test_truncation },
-	{ "collision_flag", test_collision_flag },
-	{ "kernel_samples", test_kernel_samples },
-	/* Interrupt corner cases */
-	{ "spurious_irq", test_spurious_irq },
-	{ "stop_with_irq_pending", test_stop_with_irq_pending },
-	/* Scheduling and hotplug */
-	{ "per_task_migrate", test_per_task_migrate },
-	{ "cpu_offline_online", test_cpu_offline_online },
-	{ NULL },
-};

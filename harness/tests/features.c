@@ -11,7 +11,7 @@
 
 #include "tests.h"
 
-#define BUF_PAGES	4
+#define BUF_PAGES	FX_PAGES	/* the area of the FX_RUNNING event */
 
 /* PMSFCR_EL1 fields of the optional filters, where the revision names them */
 #ifdef PMSFCR_EL1_Bm
@@ -58,7 +58,7 @@ static bool discarding(int cpu)
  * ignored while E && !S) does not apply in Discard mode; DEN0154 SFDXJJ
  * (ignored while E) does.  Clearing E is never ignored.
  */
-static bool test_model_discard_rules(void)
+TEST(model_discard_rules)
 {
 	u64 lim = FIELD_PREP(PMBLIMITR_EL1_FM, PMBLIMITR_EL1_FM_DISCARD) |
 		  PMBLIMITR_EL1_E;
@@ -93,13 +93,12 @@ static bool test_model_discard_rules(void)
 }
 
 /* An event with discard=1 opens and runs with no AUX area; nothing is written */
-static bool test_discard_no_aux_area(void)
+TEST(discard_no_aux_area, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	u64 ptr;
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	/* the unit is SPEv1p2: the driver offers the term */
 	ASSERT_TRUE(hx_show_format("discard") != NULL);
@@ -125,8 +124,6 @@ static bool test_discard_no_aux_area(void)
 	hx_disable(e);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -136,13 +133,12 @@ static bool test_discard_no_aux_area(void)
  * do).  The interval counter is saved and reloaded; no sample is taken
  * while stopped.
  */
-static bool test_discard_start_stop(void)
+TEST(discard_start_stop, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	u64 before, icr;
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(-1, &err);
 	ASSERT_TRUE(e);
@@ -176,8 +172,6 @@ static bool test_discard_start_stop(void)
 	}
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_EQ(hx_irq.entries, 0);
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -187,13 +181,12 @@ static bool test_discard_start_stop(void)
  * apply (no buffer-size event).  A normal event on another CPU at the
  * same time does write, so the model is not simply idle.
  */
-static bool test_discard_aux_area_untouched(void)
+TEST(discard_aux_area_untouched, .fixture = FX_CLEAN)
 {
 	struct hx_event *d, *n;
 	const unsigned char *p;
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	d = open_discard(0, &err);
 	ASSERT_TRUE(d);
@@ -221,8 +214,6 @@ static bool test_discard_aux_area_untouched(void)
 	for (size_t i = 0; i < spe.nr_records; i++)
 		ASSERT_EQ(spe.records[i].cpu, 1);
 	ASSERT_TRUE(hx_check_data(n));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -232,7 +223,7 @@ static bool test_discard_aux_area_untouched(void)
  * would refuse any buffer; a spurious PMBIRQ is not claimed and writes
  * nothing.
  */
-static bool test_discard_no_irq_storm(void)
+TEST(discard_no_irq_storm)
 {
 	struct hx_event *e;
 	u64 writes;
@@ -269,7 +260,7 @@ static bool test_discard_no_irq_storm(void)
 }
 
 /* caps/max_buff_size limits what is written; a discard AUX area may be larger */
-static bool test_discard_ignores_max_buff_size(void)
+TEST(discard_ignores_max_buff_size, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 	int err;
@@ -302,7 +293,7 @@ static bool test_discard_ignores_max_buff_size(void)
  * the driver with a write of all ones (the RES0 bits are RAZ/WI); an
  * event or inverse event filter on a RES0 bit is refused.
  */
-static bool test_caps_event_filter(void)
+TEST(caps_event_filter, .fixture = FX_CLEAN)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	const char *cap;
@@ -310,7 +301,6 @@ static bool test_caps_event_filter(void)
 	char want[32];
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	cap = hx_show_cap("event_filter");
 	SKIP_NO_FEATURE(!cap, "driver has no caps/event_filter");
 	snprintf(want, sizeof(want), "0x%llx\n",
@@ -339,8 +329,6 @@ static bool test_caps_event_filter(void)
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -349,7 +337,7 @@ static bool test_caps_event_filter(void)
  * programmed on a unit that has it, hidden and refused on one that does
  * not (the model flags PMSFCR_EL1 bits of filters it lacks).
  */
-static bool test_filters_eft(void)
+TEST(filters_eft)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	static const char *const terms[] = {
@@ -397,7 +385,7 @@ static bool test_filters_eft(void)
  * kept.  Without the feature the term is hidden, refused, and
  * PMSDSFR_EL1 (UNDEFINED then) is never touched.
  */
-static bool test_filters_fds(void)
+TEST(filters_fds)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	struct hx_event *e;
@@ -441,18 +429,3 @@ static bool test_filters_fds(void)
 	hx_unload();
 	return true;
 }
-
-const struct harness_test feature_tests[] = {
-	/* Discard mode */
-	{ "model_discard_rules", test_model_discard_rules },
-	{ "discard_no_aux_area", test_discard_no_aux_area },
-	{ "discard_start_stop", test_discard_start_stop },
-	{ "discard_aux_area_untouched", test_discard_aux_area_untouched },
-	{ "discard_no_irq_storm", test_discard_no_irq_storm },
-	{ "discard_ignores_max_buff_size", test_discard_ignores_max_buff_size, T_PATCHED },
-	/* Filters */
-	{ "caps_event_filter", test_caps_event_filter },
-	{ "filters_eft", test_filters_eft },
-	{ "filters_fds", test_filters_fds },
-	{ NULL },
-};

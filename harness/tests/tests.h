@@ -12,14 +12,46 @@
 #define T_PATCHED	1	/* behaviour the series adds: skipped on the base */
 #define T_BASE		2	/* an expectation about the unpatched base */
 
-struct harness_test {
-	const char *name;
-	bool (*fn)(void);
-	unsigned int flags;
+/* What the runner sets up before a test and checks and undoes after it */
+enum hx_fixture_kind {
+	FX_NONE,	/* the test loads and unloads the driver itself */
+	FX_CLEAN,	/* hx_load() == 0 before; ASSERT_CLEAN(), hx_unload() after */
+	FX_RUNNING,	/* FX_CLEAN, and fx->event running on CPU0 (open_running()
+			   with FX_PAGES pages, normal mode) */
+};
+#define FX_PAGES	4
+
+struct hx_fixture {
+	struct hx_event *event;		/* FX_RUNNING */
 };
 
-extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
-	base_tests[], feature_tests[], aux_tests[];
+struct harness_test {
+	const char *name;
+	bool (*fn)(struct hx_fixture *fx);
+	unsigned int flags;		/* T_* */
+	enum hx_fixture_kind fixture;
+};
+
+/*
+ * TEST(name[, .flags = T_..., .fixture = FX_...]) { body }
+ * defines test_<name>() and registers it with the runner before main()
+ * (a constructor); the body returns true on success and sees @fx.
+ */
+#define TEST(tname, ...)						\
+	static bool test_##tname(struct hx_fixture *fx);		\
+	static const struct harness_test test_desc_##tname = {		\
+		.name = #tname, .fn = test_##tname, ##__VA_ARGS__	\
+	};								\
+	__attribute__((constructor)) static void test_reg_##tname(void) \
+	{								\
+		harness_register_test(&test_desc_##tname);		\
+	}								\
+	static bool test_##tname(struct hx_fixture *fx)
+
+void harness_register_test(const struct harness_test *t);
+extern const struct harness_test **harness_tests;
+extern int harness_nr_tests;
+
 extern bool harness_verbose;
 extern bool harness_skipped;
 extern const char *harness_skip_reason;

@@ -22,7 +22,7 @@ static bool cap_is(const char *want)
 	return true;
 }
 
-static bool test_caps_max_buff_size_decode(void)
+TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 {
 	static const struct { u16 field; const char *bytes; } cases[] = {
 		{ 0x0000, "0\n" },		/* no limit (R26) */
@@ -52,7 +52,7 @@ static bool test_caps_max_buff_size_decode(void)
 	return true;
 }
 
-static bool test_caps_smallest_cpu_wins(void)
+TEST(caps_smallest_cpu_wins, .flags = T_PATCHED)
 {
 	spe_set_max_buff_size(0, 0x0400);	/* 4 MiB */
 	spe_set_max_buff_size(1, 0x0100);	/* 1 MiB */
@@ -70,20 +70,17 @@ static bool test_caps_smallest_cpu_wins(void)
 	return true;
 }
 
-static bool test_caps_unchanged(void)
+TEST(caps_unchanged, .flags = T_PATCHED, .fixture = FX_CLEAN)
 {
-	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("min_interval"), "256\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("arch_inst"), "1\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("ernd"), "0\n"));
 	ASSERT_TRUE(cap_is("0\n"));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
-static bool test_setup_aux_refusal(void)
+TEST(setup_aux_refusal, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 	int err;
@@ -141,7 +138,7 @@ static bool size_event_handled(struct hx_event *e, int cpu)
 	return true;
 }
 
-static bool test_size_event_below_limit(void)
+TEST(size_event_below_limit, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
@@ -169,12 +166,11 @@ static bool test_size_event_below_limit(void)
 	return true;
 }
 
-static bool test_size_event_above_limit(void)
+TEST(size_event_above_limit, .flags = T_PATCHED, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(hx_load(), 0);
 	/* per-task event, 2 MiB AUX mapped while no CPU had a limit */
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
@@ -190,8 +186,6 @@ static bool test_size_event_above_limit(void)
 	ASSERT_TRUE(hx_log_has("err", " 1048576 "));
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	hx_unload();
 	return true;
 }
 
@@ -202,7 +196,7 @@ static bool test_size_event_above_limit(void)
  * it).  A pending event poked into an idle CPU is the only way to get
  * there, so the violation is the point of this test.
  */
-static bool test_model_no_handle_oracle(void)
+TEST(model_no_handle_oracle)
 {
 	ASSERT_EQ(hx_load(), 0);
 	spe_poke(3, SPE_PMBSR, PMBSR_EL1_S |
@@ -444,7 +438,7 @@ static bool seq_discard(void)
  * the perf core may do first; the no-handle oracle of api/hx.c
  * watches every delivery, and no delivery may be left unclaimed.
  */
-static bool test_no_handle_event_unreachable(void)
+TEST(no_handle_event_unreachable)
 {
 	static const struct {
 		const char *what;
@@ -488,7 +482,7 @@ static bool test_no_handle_event_unreachable(void)
  * kernel samples are not lost in between.  Observable only with the
  * visibility assumption (without it every write lands at once).
  */
-static bool test_handler_resumes_before_eret(void)
+TEST(handler_resumes_before_eret, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
@@ -505,16 +499,3 @@ static bool test_handler_resumes_before_eret(void)
 	hx_unload();
 	return true;
 }
-
-const struct harness_test vmif_tests[] = {
-	{ "handler_resumes_before_eret", test_handler_resumes_before_eret, T_PATCHED },
-	{ "caps_max_buff_size_decode", test_caps_max_buff_size_decode, T_PATCHED },
-	{ "caps_smallest_cpu_wins", test_caps_smallest_cpu_wins, T_PATCHED },
-	{ "caps_unchanged", test_caps_unchanged, T_PATCHED },
-	{ "setup_aux_refusal", test_setup_aux_refusal, T_PATCHED },
-	{ "size_event_below_limit", test_size_event_below_limit, T_PATCHED },
-	{ "size_event_above_limit", test_size_event_above_limit, T_PATCHED },
-	{ "model_no_handle_oracle", test_model_no_handle_oracle },
-	{ "no_handle_event_unreachable", test_no_handle_event_unreachable },
-	{ NULL },
-};
