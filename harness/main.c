@@ -12,7 +12,6 @@ bool harness_verbose;
 bool harness_skipped;
 const char *harness_skip_reason;
 bool harness_tree_patched = HARNESS_TREE_PATCHED;
-const char *harness_driver_path = HARNESS_DRIVER_PATH;
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)

@@ -133,7 +133,7 @@ struct hx_event *aux_remap_wakeup_at_head(bool snapshot)
 /* The overflow the base driver makes here, as the shim reports it */
 bool aux_pad_overflow_reported(void)
 {
-	return violation_seen("driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer");
+	return violation_seen(AUX_PAD_OVERFLOW);
 }
 
 static bool wakeup_at_head_case(bool snapshot)

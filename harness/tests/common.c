@@ -31,14 +31,19 @@ void harness_print_violations(void)
 	report_unkept();
 }
 
-/* A kept violation contains @needle */
-bool violation_seen(const char *needle)
+/* The first kept violation that contains @needle, or NULL */
+const char *violation_text(const char *needle)
 {
 	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
 		if (strstr(spe.violations[i], needle))
-			return true;
+			return spe.violations[i];
 	report_unkept();
-	return false;
+	return NULL;
+}
+
+bool violation_seen(const char *needle)
+{
+	return violation_text(needle) != NULL;
 }
 
 struct hx_event *open_running(int cpu, int pages, bool snapshot)
@@ -71,36 +76,17 @@ bool handler_left_unit_quiet(int cpu)
 	       !spe_peek(cpu, SPE_PMSCR);
 }
 
-bool ignored_write_in(const char *fn, enum spe_reg reg)
+/* The first kept write to @reg the mode ignored, made in @fn, or NULL */
+const struct spe_access *ignored_write(const char *fn, enum spe_reg reg)
 {
 	for (int i = 0; i < spe.nr_ignored; i++)
 		if (spe.ignored[i].reg == reg && !strcmp(spe.ignored[i].fn, fn))
-			return true;
+			return &spe.ignored[i];
 	report_unkept();
-	return false;
+	return NULL;
 }
 
-/* Line of the first line containing @needle inside function @fn */
-int driver_line_of(const char *fn, const char *needle)
+bool ignored_write_in(const char *fn, enum spe_reg reg)
 {
-	FILE *f = fopen(harness_driver_path, "r");
-	char line[512];
-	int n = 0, in = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		if (!in && strstr(line, fn) && strchr(line, '(') && line[0] != '\t' &&
-		    !strchr(line, ';'))
-			in = 1;
-		else if (in && line[0] == '}')
-			in = 0;
-		else if (in && strstr(line, needle)) {
-			fclose(f);
-			return n;
-		}
-	}
-	fclose(f);
-	return -1;
+	return ignored_write(fn, reg) != NULL;
 }

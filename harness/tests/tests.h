@@ -111,6 +111,7 @@ extern bool harness_tree_patched;
 bool harness_clean(const char *who);
 void harness_print_violations(void);
 bool violation_seen(const char *needle);
+const char *violation_text(const char *needle);
 
 /* shared helpers (tests/common.c) */
 #define PERIOD		256
@@ -118,10 +119,12 @@ bool violation_seen(const char *needle);
 struct hx_event *open_running(int cpu, int pages, bool snapshot);
 bool handler_left_unit_quiet(int cpu);
 bool ignored_write_in(const char *fn, enum spe_reg reg);
-int driver_line_of(const char *fn, const char *needle);
-extern const char *harness_driver_path;
+const struct spe_access *ignored_write(const char *fn, enum spe_reg reg);
 /* tests/aux.c: a new AUX area whose first session starts at the wakeup */
 struct hx_event *aux_remap_wakeup_at_head(bool snapshot);
 bool aux_pad_overflow_reported(void);
+/* what the model reports when the base pads past the end of that area */
+#define AUX_PAD_OVERFLOW \
+	"driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer"
 
 #endif
