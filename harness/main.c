@@ -124,21 +124,25 @@ static int run_one(const struct harness_test *t, const char *rev,
 }
 
 /*
- * Per buffer-full interrupt costs (issue 7, item 3).  Deterministic
- * counts from the model, not times.
+ * Per buffer-full interrupt costs.  Deterministic counts from the
+ * model, not times.
  *
  * The architectural minimum for a correct handler of a buffer-full
  * event that resumes profiling, under DEN0154:
  *  reads  2: PMBSR_EL1 (what happened) and PMBPTR_EL1 (how far the unit
- *            wrote; R141) - nothing else tells either;
+ *            wrote: the bytes written are PMBPTR_EL1 - base - head) -
+ *            nothing else tells either;
  *  writes 4: PMBLIMITR_EL1 = 0 (E must be clear before the next two;
- *            SFDXJJ), PMBSR_EL1 = 0 (drop S, the IRQ level; R77),
+ *            SFDXJJ), PMBSR_EL1 = 0 (drop S, the IRQ level; I_GRLRX),
  *            PMBPTR_EL1 (the next window), PMBLIMITR_EL1 = limit | E;
- *  isb    3: after the drain, before reading PMBPTR/PMBSR (R86a); after
- *            clearing E, so the PMBSR/PMBPTR writes see E == 0; between
- *            PMBPTR and the enabling PMBLIMITR write (R94, R24557); the
- *            enable itself can ride on the exception return (R92);
- *  drain  1: PSB CSYNC (+ DSB) so PMBPTR covers every record (R87).
+ *  isb    3: after the drain, before reading PMBPTR/PMBSR
+ *            (spe-rules: read-after-psb); after clearing E, so the
+ *            PMBSR/PMBPTR writes see E == 0; between PMBPTR and the
+ *            enabling PMBLIMITR write (R_HXSYK, R24557); the enable
+ *            itself can ride on the exception return
+ *            (spe-rules: context-sync-events);
+ *  drain  1: PSB CSYNC (+ DSB) so PMBPTR covers every record
+ *            (spe-rules: psb-drain).
  * PMB* accesses trapped by a hypervisor that traps them all (KVM RFC):
  * 2 + 4 = 6.  The series keeps one more isb (resume before the ERET).
  */
@@ -160,7 +164,7 @@ static void bench(const char *rev)
 				printf("%-6s %-8s %-4s %s\n", rev, spe_mode_name(m),
 				       v ? "on" : "off",
 				       hx_irq.storms ? "storm: PMBIRQ never drops" :
-				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1 (1a)" :
+				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1" :
 				       "no interrupt");
 			} else {
 				printf("%-6s %-8s %-4s %6.2f %6.2f %5.2f %6.2f %8.2f %8.2f\n",

@@ -510,7 +510,8 @@ void hx_consume(struct hx_event *e)
 			u64 seq = 0;
 			int n;
 
-			if (!lin[i]) {			/* padding (R130) */
+			/* padding (spe-rules: record-format) */
+			if (!lin[i]) {
 				i++;
 				continue;
 			}

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the real SPE driver (driver.c, the object the test
- * runner links as well) against the SPE + hypervisor model, driven by a byte string read as a
- * sequence of perf core calls interleaved with hardware and hypervisor
- * events.  The oracles are the harness's (every spe_violation(): ignored
- * writes, R62/R94/R97/R98, storms, records outside an AUX buffer, AUX
- * data that does not parse or reaches userspace twice, WARNs; data lost
- * without a flag), plus the errno of every refused request, checked
+ * runner links as well) against the SPE + hypervisor model, driven by a
+ * byte string read as a sequence of perf core calls interleaved with
+ * hardware and hypervisor events.  The oracles are the harness's (every
+ * spe_violation(): ignored writes, spe-rules: never-past-limit, R_HXSYK,
+ * spe-rules: window-in-aux, R_SXWCP, storms, records outside an AUX
+ * buffer, AUX data that does not parse or reaches userspace twice, WARNs;
+ * data lost without a flag), plus the errno of every refused request, checked
  * against a reference written from the driver's documented behaviour.
  *
  * Input layout (see harness/README, "Fuzzing"):
@@ -580,7 +581,8 @@ static void (*const ops[])(struct in *) = {
 
 /*
  * Patched driver: a buffer-size event is fatal for the event, flagged
- * TRUNCATED, and the core disables the event (SPEC 1c).
+ * TRUNCATED, and the core disables the event (the SPE VM interface
+ * part of the series).
  */
 static void check_size_events(unsigned int before_mask, struct hx_event *const on[NCPU])
 {

@@ -10,7 +10,8 @@
 #include "harness_kernel.h"
 #include "aux.h"
 
-#define SPE_PPI			21	/* INTID of PMBIRQ on the FVP (R78) */
+/* INTID of PMBIRQ on the FVP (I_SMLLS) */
+#define SPE_PPI			21
 #define HARNESS_MAX_EVENTS	8	/* perf events open at once */
 #define HARNESS_MAX_DEVM	64	/* devm allocations freed at reset */
 #define HARNESS_DEVM_STR_LEN	64	/* one devm_kasprintf() string */

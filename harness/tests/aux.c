@@ -39,10 +39,10 @@ static u64 unit_off(int cpu, enum spe_reg reg, struct hx_event *e)
 
 /*
  * Normal mode: a 16KiB area runs until aux_head is exactly 12KiB.  The
- * watermark is half the area, so aux_wakeup is 8KiB.  Records end where
- * they end, so the unit is stopped at 12KiB by a stage 1 fault part-way
- * through the record that would cross it (PMBPTR is then the faulting
- * address, R68), or by pmu::stop() if a record happens to end there.
+ * watermark is half the area, so aux_wakeup is 8KiB.  Records end where they
+ * end, so the unit is stopped at 12KiB by a stage 1 fault part-way through the
+ * record that would cross it (PMBPTR is then the faulting address, spe-rules:
+ * fault-event), or by pmu::stop() if a record happens to end there.
  */
 static bool fill_normal_to_12k(struct hx_event *e)
 {

@@ -10,9 +10,9 @@
 #include "tests.h"
 
 /*
- * DEN0154 (SFDXJJ, R100, R124): the buffer-full handler reprograms and
- * clears PMBSR_EL1.S with E still set; the writes are ignored and the
- * level interrupt never drops.  Needs no visibility assumption.
+ * DEN0154 (SFDXJJ, R_TSJRP, spe-rules: storm-check): the buffer-full handler
+ * reprograms and clears PMBSR_EL1.S with E still set; the writes are ignored
+ * and the level interrupt never drops.  Needs no visibility assumption.
  */
 TEST(base_den0154_is_caught, .flags = T_BASE)
 {
@@ -56,7 +56,8 @@ TEST(base_den0154_is_caught, .flags = T_BASE)
 
 /*
  * R24557 plus the visibility assumption: start() writes PMBPTR_EL1 and
- * then PMBLIMITR_EL1 with E set and no isb between them (R128); the unit
+ * then PMBLIMITR_EL1 with E set and no isb between them (R24557, under
+ * spe-rules: write-visibility); the unit
  * may see E first and then drop the pointer.
  */
 TEST(base_start_pointer_unsynchronised, .flags = T_BASE)
@@ -77,7 +78,10 @@ TEST(base_start_pointer_unsynchronised, .flags = T_BASE)
 	return true;
 }
 
-/* R126: the buffer-size event ends profiling without telling userspace */
+/*
+ * The base treats a buffer-size event (BSC 0b000100) as an unknown code:
+ * it ends profiling without telling userspace (spe-rules: buffer-size-event).
+ */
 TEST(base_size_event_unflagged, .flags = T_BASE)
 {
 	struct hx_event *e;

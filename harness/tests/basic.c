@@ -14,7 +14,7 @@ TEST(probe, .fixture = FX_CLEAN)
 	ASSERT_TRUE(hx_show_cap("count_size") != NULL);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("min_interval"), "256\n"));
-	/* every CPU was reset and left idle (R93a) */
+	/* probe reset every CPU and left it idle: PMBLIMITR_EL1.E clear */
 	for (int cpu = 0; cpu < 4; cpu++)
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	return true;

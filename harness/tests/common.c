@@ -68,7 +68,10 @@ struct hx_event *open_running(int cpu, int pages, bool snapshot)
 	return e;
 }
 
-/* After a fatal event: sampling off, buffer off, no syndrome left (1b) */
+/*
+ * After a fatal event: sampling off, buffer off, no syndrome left (the
+ * buffer disabled before PMBSR_EL1 is cleared)
+ */
 bool handler_left_unit_quiet(int cpu)
 {
 	return !(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every class of buffer management event the unit can raise while
- * writing (R11-R13, R68-R75): the driver must treat it as fatal, leave
- * sampling and the buffer off with no syndrome pending (no storm), hand
- * userspace what was written before, and flag a partial record.
+ * Every class of buffer management event the unit can raise while writing
+ * (spe-rules: pmbsr-ec, spe-rules: pmbsr-bsc, spe-rules: fault-event,
+ * spe-rules: access-not-allowed, R_JFYNW, R_DTGVZ, spe-rules: impdef-event):
+ * the driver must treat it as fatal, leave sampling and the buffer off with no
+ * syndrome pending (no storm), hand userspace what was written before, and flag
+ * a partial record.
  */
 #include "tests.h"
 

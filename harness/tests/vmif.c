@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SPE VM interface (SPEC 1c) and the handler rules the series adds
- * (1b): MaxBuffSize decode and caps/max_buff_size, the per-CPU minimum,
+ * The SPE VM interface (MaxBuffSize, caps/max_buff_size, the
+ * buffer-size event) and the handler rules the series adds (disable the
+ * buffer before clearing PMBSR_EL1): MaxBuffSize decode and caps/max_buff_size, the per-CPU minimum,
  * setup_aux refusing what can never work, the buffer-size event, and
  * what lets the v2 handler ignore an interrupt with no AUX handle: no
  * sequence of the driver's own leaves one pending.
@@ -25,7 +26,8 @@ static bool cap_is(const char *want)
 TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 {
 	static const struct { u16 field; const char *bytes; } cases[] = {
-		{ 0x0000, "0\n" },		/* no limit (R26) */
+		/* 0: no limit (spe-rules: maxbuffsize) */
+		{ 0x0000, "0\n" },
 		{ 0x0001, "4096\n" },
 		{ 0x0100, "1048576\n" },
 		{ 0x01ff, "2093056\n" },	/* 2 MiB - 4 KiB */
@@ -381,9 +383,9 @@ static bool seq_hotplug(void)
 }
 
 /*
- * Discard mode runs with no AUX handle.  The unit raises no management
- * event there (R104), the hypervisor checks no window; an event left by
- * a normal-mode event on the same CPU is acknowledged when that one is
+ * Discard mode runs with no AUX handle.  The unit raises no management event
+ * there (spe-rules: discard-mode), the hypervisor checks no window; an event
+ * left by a normal-mode event on the same CPU is acknowledged when that one is
  * removed, before the discard-mode event starts.
  */
 static bool seq_discard(void)
@@ -477,7 +479,8 @@ TEST(no_handle_event_unreachable)
 }
 
 /*
- * SPEC 1b keeps the isb() after re-enabling in the handler: profiling
+ * The series' handler (disable the buffer before clearing PMBSR_EL1)
+ * keeps the isb() after re-enabling: profiling
  * resumes inside the handler, not only at the exception return, so
  * kernel samples are not lost in between.  Observable only with the
  * visibility assumption (without it every write lands at once).
