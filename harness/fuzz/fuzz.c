@@ -21,6 +21,7 @@
  * environment prints every op as it runs, FUZZ_MODE=bare|r24557|den0154
  * and FUZZ_VIS=on|off pin the mode and the visibility switch.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
