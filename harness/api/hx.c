@@ -2,7 +2,7 @@
 /*
  * The test API: what tests and the fuzzer call to play the perf core, the
  * perf tool, the interrupt controller and CPU hotplug around the driver,
- * and the oracles they check.  Every symbol here starts with hx_.
+ * and the oracles they check.  Every symbol it exports starts with hx_.
  */
 #include <stdarg.h>
 #include <stdio.h>
