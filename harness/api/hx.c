@@ -24,9 +24,12 @@ bool hx_log_has(const char *level, const char *needle)
 {
 	size_t l = strlen(level);
 
-	for (int i = 0; i < harness_log.nr; i++)
-		if (!strncmp(harness_log.lines[i], level, l) && strstr(harness_log.lines[i], needle))
+	for (int i = 0; i < harness_log.nr; i++) {
+		const char *line = harness_log.lines[i];
+
+		if (!strncmp(line, level, l) && strstr(line, needle))
 			return true;
+	}
 	return false;
 }
 
@@ -104,8 +107,8 @@ void hx_deliver(int cpu)
 	int save = harness_cur_cpu, n = 0;
 	bool no_handle = false;
 
-	while (harness_irq.handler && harness_irq.enabled[cpu] && !harness_irq.masked[cpu] &&
-	       spe_irq_level(cpu)) {
+	while (harness_irq.handler && harness_irq.enabled[cpu] &&
+	       !harness_irq.masked[cpu] && spe_irq_level(cpu)) {
 		struct spe_stats before = spe.stats;
 		bool full = is_full_event(spe_peek(cpu, SPE_PMBSR));
 		irqreturn_t ret;
