@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SPE driver model harness.  The driver source of the tree under test is
- * #included below, so every static function is in this translation unit;
- * its system register accesses go to the model through custom.h.
+ * SPE driver model harness: the test runner and the benchmark.  The
+ * driver itself is in driver.c.
  */
-#define HARNESS_DRIVER_CU
-#include "arm_spe_pmu.c"
-#undef memset
-
 #include <stdio.h>
 #include <string.h>
 
@@ -17,20 +12,6 @@ bool harness_verbose;
 bool harness_skipped;
 const char *harness_skip_reason;
 bool harness_tree_patched = HARNESS_TREE_PATCHED;
-const char *harness_driver_path = HARNESS_DRIVER_PATH;
-
-/* What the driver source has, by its own feature macros */
-const unsigned int harness_driver_features = 0
-#ifdef SPE_PMU_FEAT_DISCARD
-	| HX_DRV_DISCARD
-#endif
-#ifdef SPE_PMU_FEAT_EFT
-	| HX_DRV_EFT
-#endif
-#ifdef SPE_PMU_FEAT_FDS
-	| HX_DRV_FDS
-#endif
-	;
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
@@ -39,9 +20,56 @@ const char *__asan_default_options(void)
 	return "detect_leaks=0";
 }
 
-static const struct harness_test *const suites[] = {
-	basic_tests, fault_tests, vmif_tests, aux_tests, feature_tests, base_tests,
-};
+/* Every TEST() of tests/, in link order, registered before main() */
+const struct harness_test **harness_tests;
+int harness_nr_tests;
+
+void harness_register_test(const struct harness_test *t)
+{
+	for (int i = 0; i < harness_nr_tests; i++) {
+		if (!strcmp(harness_tests[i]->name, t->name)) {
+			fprintf(stderr, "two tests named %s\n", t->name);
+			exit(2);
+		}
+	}
+	harness_tests = realloc(harness_tests,
+				(harness_nr_tests + 1) * sizeof(*harness_tests));
+	if (!harness_tests) {
+		perror("realloc");
+		exit(2);
+	}
+	harness_tests[harness_nr_tests++] = t;
+}
+
+/* The test with its fixture: set up, run, check clean, unload */
+static bool run_fixture(const struct harness_test *t)
+{
+	struct hx_fixture fx = { 0 };
+	bool ok;
+	int err;
+
+	if (t->fixture == FX_NONE)
+		return t->fn(&fx);
+	err = hx_load();
+	if (err) {
+		fprintf(stderr, "  %s: fixture: hx_load() = %d\n", t->name, err);
+		return false;
+	}
+	if (t->fixture == FX_RUNNING) {
+		fx.event = open_running(0, FX_PAGES, false);
+		if (!fx.event) {
+			fprintf(stderr, "  %s: fixture: no running event\n", t->name);
+			hx_unload();
+			return false;
+		}
+	}
+	ok = t->fn(&fx);
+	/* a test that does not apply or lacks a feature stopped early */
+	if (ok && !harness_skipped && !harness_skip_reason)
+		ok = harness_clean(t->name);
+	hx_unload();
+	return ok;
+}
 
 static int run_one(const struct harness_test *t, const char *rev,
 		   enum spe_mode mode, bool vis)
@@ -73,10 +101,10 @@ static int run_one(const struct harness_test *t, const char *rev,
 			fprintf(stderr, "  n/a: %s: %s\n", name, why);
 		return 0;
 	}
-	harness_reset(4, mode, vis);
+	hx_reset(4, mode, vis);
 	harness_skipped = false;
 	harness_skip_reason = NULL;
-	ok = t->fn();
+	ok = run_fixture(t);
 	if (!ok && harness_verbose)
 		hx_log_dump();
 	if (harness_skipped) {
@@ -96,21 +124,25 @@ static int run_one(const struct harness_test *t, const char *rev,
 }
 
 /*
- * Per buffer-full interrupt costs (issue 7, item 3).  Deterministic
- * counts from the model, not times.
+ * Per buffer-full interrupt costs.  Deterministic counts from the
+ * model, not times.
  *
  * The architectural minimum for a correct handler of a buffer-full
  * event that resumes profiling, under DEN0154:
  *  reads  2: PMBSR_EL1 (what happened) and PMBPTR_EL1 (how far the unit
- *            wrote; R141) - nothing else tells either;
+ *            wrote: the bytes written are PMBPTR_EL1 - base - head) -
+ *            nothing else tells either;
  *  writes 4: PMBLIMITR_EL1 = 0 (E must be clear before the next two;
- *            SFDXJJ), PMBSR_EL1 = 0 (drop S, the IRQ level; R77),
+ *            SFDXJJ), PMBSR_EL1 = 0 (drop S, the IRQ level; I_GRLRX),
  *            PMBPTR_EL1 (the next window), PMBLIMITR_EL1 = limit | E;
- *  isb    3: after the drain, before reading PMBPTR/PMBSR (R86a); after
- *            clearing E, so the PMBSR/PMBPTR writes see E == 0; between
- *            PMBPTR and the enabling PMBLIMITR write (R94, R24557); the
- *            enable itself can ride on the exception return (R92);
- *  drain  1: PSB CSYNC (+ DSB) so PMBPTR covers every record (R87).
+ *  isb    3: after the drain, before reading PMBPTR/PMBSR
+ *            (spe-rules: read-after-psb); after clearing E, so the
+ *            PMBSR/PMBPTR writes see E == 0; between PMBPTR and the
+ *            enabling PMBLIMITR write (R_HXSYK, R24557); the enable
+ *            itself can ride on the exception return
+ *            (spe-rules: context-sync-events);
+ *  drain  1: PSB CSYNC (+ DSB) so PMBPTR covers every record
+ *            (spe-rules: psb-drain).
  * PMB* accesses trapped by a hypervisor that traps them all (KVM RFC):
  * 2 + 4 = 6.  The series keeps one more isb (resume before the ERET).
  */
@@ -118,30 +150,30 @@ static void bench(const char *rev)
 {
 	printf("%-6s %-8s %-4s %6s %6s %5s %6s %8s %8s\n", "tree", "mode", "vis",
 	       "reads", "writes", "isb", "drains", "trapped", "gap_ops");
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < SPE_NR_MODES; m++) {
 		for (int v = 0; v < 2; v++) {
 			struct hx_event *e;
 			double n;
 
-			harness_reset(4, m, v);
-			harness_load();
+			hx_reset(4, m, v);
+			hx_load();
 			e = open_running(0, 4, false);
 			hx_run(0, 12L * 4 * OPS_PER_PAGE, e, 2000);
-			n = hirq.full_irqs;
-			if (hirq.storms || !n) {
+			n = hx_irq.full_irqs;
+			if (hx_irq.storms || !n) {
 				printf("%-6s %-8s %-4s %s\n", rev, spe_mode_name(m),
 				       v ? "on" : "off",
-				       hirq.storms ? "storm: PMBIRQ never drops" :
-				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1 (1a)" :
+				       hx_irq.storms ? "storm: PMBIRQ never drops" :
+				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1" :
 				       "no interrupt");
 			} else {
 				printf("%-6s %-8s %-4s %6.2f %6.2f %5.2f %6.2f %8.2f %8.2f\n",
 				       rev, spe_mode_name(m), v ? "on" : "off",
-				       hirq.reads / n, hirq.writes / n, hirq.isbs / n,
-				       hirq.drains / n, hirq.trapped / n,
+				       hx_irq.reads / n, hx_irq.writes / n, hx_irq.isbs / n,
+				       hx_irq.drains / n, hx_irq.trapped / n,
 				       spe.stats.gaps ? (double)spe.stats.gap_ops / spe.stats.gaps : 0);
 			}
-			harness_unload();
+			hx_unload();
 		}
 	}
 	printf("%-6s %-8s %-4s %6d %6d %5d %6d %8d %8s\n", "min", "(arch)", "", 2, 4, 3, 1, 6, "-");
@@ -157,12 +189,28 @@ static void usage(void)
 		"  -l  list tests, -v print violations and driver messages\n");
 }
 
+/* -m NAME: run that mode only; "all": every mode; false: no such mode */
+static bool parse_mode(const char *v, bool run_mode[SPE_NR_MODES])
+{
+	bool any = false;
+
+	for (int m = 0; m < SPE_NR_MODES; m++)
+		any |= run_mode[m] = !strcmp(v, spe_mode_name(m));
+	if (!any)
+		for (int m = 0; m < SPE_NR_MODES; m++)
+			run_mode[m] = true;
+	return any || !strcmp(v, "all");
+}
+
 int main(int argc, char **argv)
 {
 	const char *rev = HARNESS_REV, *only = NULL;
-	int modes = 7, vis = 3, failed = 0, run = 0;
+	bool run_mode[SPE_NR_MODES], run_vis[2] = { true, true };
+	int failed = 0, run = 0;
 	bool list = false;
 
+	for (int m = 0; m < SPE_NR_MODES; m++)
+		run_mode[m] = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -178,48 +226,47 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-t") && v) {
 			only = v; i++;
 		} else if (!strcmp(a, "-m") && v) {
-			modes = !strcmp(v, "bare") ? 1 : !strcmp(v, "r24557") ? 2 :
-				!strcmp(v, "den0154") ? 4 : 7;
+			if (!parse_mode(v, run_mode)) {
+				usage();
+				return 2;
+			}
 			i++;
 		} else if (!strcmp(a, "-V") && v) {
-			vis = !strcmp(v, "on") ? 2 : !strcmp(v, "off") ? 1 : 3;
+			run_vis[0] = strcmp(v, "on");	/* off or all */
+			run_vis[1] = strcmp(v, "off");	/* on or all */
 			i++;
 		} else {
 			usage();
 			return 2;
 		}
 	}
-	for (size_t s = 0; s < ARRAY_SIZE(suites); s++) {
-		for (const struct harness_test *t = suites[s]; t->name; t++) {
-			if (list) {
-				printf("%s%s\n", t->name,
-				       t->flags & T_PATCHED ? " (patched)" :
-				       t->flags & T_BASE ? " (base)" : "");
+	for (int n = 0; n < harness_nr_tests; n++) {
+		const struct harness_test *t = harness_tests[n];
+
+		if (list) {
+			printf("%s%s\n", t->name,
+			       t->flags & T_PATCHED ? " (patched)" :
+			       t->flags & T_BASE ? " (base)" : "");
+			continue;
+		}
+		if (only && strcmp(only, t->name))
+			continue;
+		for (int m = 0; m < SPE_NR_MODES; m++) {
+			if (!run_mode[m])
 				continue;
-			}
-			if (only && strcmp(only, t->name))
-				continue;
-			for (int m = 0; m < 3; m++) {
-				if (!(modes & (1 << m)))
+			for (int v = 0; v < 2; v++) {
+				if (!run_vis[v])
 					continue;
-				for (int v = 0; v < 2; v++) {
-					if (!(vis & (1 << v)))
-						continue;
-					failed += run_one(t, rev, m, v);
-					run++;
-				}
+				failed += run_one(t, rev, m, v);
+				run++;
 			}
 		}
 	}
 	if (!list)
 		fprintf(stderr, "%s: %d runs, %d failed.\n", rev, run, failed);
+	if (only && !run && !list) {
+		fprintf(stderr, "no test named %s\n", only);
+		return EXIT_FAILURE;
+	}
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-/* The handler is static in the driver: reachable here only */
-irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu)
-{
-	struct arm_spe_pmu *spe_pmu = to_spe_pmu(harness_pmu);
-
-	return arm_spe_pmu_irq_handler(spe_pmu->irq, per_cpu_ptr(spe_pmu->handle, cpu));
 }

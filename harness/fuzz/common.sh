@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by run-bounded.sh and run-long.sh.  Sourced, never run.
 #
-#   fuzz_build REV        build $O/fuzz-REV/fuzzer, log in $O/fuzz-build-REV.log
-#   fuzz_run REV LOG ARGS run it on the corpus of REV and fuzz/seeds;
-#                         crashes go to $O/fuzz-crashes/REV/
+#   fuzz_rev              sets REV (default $WORK) and PATCHED (1 for
+#                         $WORK, 0 for $BASE_TAG, or as given); fails
+#                         loudly when the names are missing
+#   fuzz_build            build $O/REV/fuzz/fuzzer, log in $O/REV/fuzz/build.log
+#   fuzz_run LOG ARGS     run it on the corpus of REV and fuzz/seeds;
+#                         corpus in $O/REV/fuzz/corpus, crashes in
+#                         $O/REV/fuzz/crashes/
 #   fuzz_summary LOG      sets RUNS, COV, FT, REPRO from a libFuzzer log
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,31 +15,41 @@ TREE=${TREE:-$HERE/../build/linux}
 O=${O:-$HERE/../build/harness}
 mkdir -p "$O"
 
-fuzz_corpus() {
-	if [ "$1" = work ]; then
-		echo "$O/fuzz-corpus"
-	else
-		echo "$O/fuzz-corpus-$(basename "$1")"
+fuzz_rev() {
+	REV=${REV:-${WORK:-}}
+	if [ -z "$REV" ]; then
+		echo "WORK is not set: the revision to fuzz (or REV)" >&2
+		return 1
 	fi
+	if [ -z "${PATCHED:-}" ]; then
+		if [ "$REV" = "${WORK:-}" ]; then
+			PATCHED=1
+		elif [ "$REV" = "${BASE_TAG:-}" ]; then
+			PATCHED=0
+		else
+			echo "REV=$REV is neither \$WORK nor \$BASE_TAG: give PATCHED=0|1" >&2
+			return 1
+		fi
+	fi
+	FUZZ_DIR=$O/$REV/fuzz
+	mkdir -p "$FUZZ_DIR"
 }
 
 fuzz_build() {
-	make -s -C "$HERE" TREE="$TREE" REV="$1" O="$O" fuzz \
-		>"$O/fuzz-build-$(basename "$1").log" 2>&1
+	make -s -C "$HERE" TREE="$TREE" REV="$REV" PATCHED="$PATCHED" O="$O" \
+		fuzz >"$FUZZ_DIR/build.log" 2>&1
 }
 
 fuzz_run() {
-	local rev=$1 log=$2 corpus crashes seeds=("$HERE/fuzz/seeds")
-	shift 2
+	local log=$1 seeds=("$HERE/fuzz/seeds")
+	shift
 	# FUZZ_NO_SEEDS=1: start from nothing (time to first violation)
 	[ -n "${FUZZ_NO_SEEDS:-}" ] && seeds=()
-	corpus=$(fuzz_corpus "$rev")
-	crashes=$O/fuzz-crashes/$(basename "$rev")
-	mkdir -p "$corpus" "$crashes"
+	mkdir -p "$FUZZ_DIR/corpus" "$FUZZ_DIR/crashes"
 	# one process, one job (no -jobs/-workers): the two cores are shared
-	"$O/fuzz-$(basename "$rev")/fuzzer" -artifact_prefix="$crashes/" \
+	"$FUZZ_DIR/fuzzer" -artifact_prefix="$FUZZ_DIR/crashes/" \
 		-print_final_stats=1 "$@" \
-		"$corpus" "${seeds[@]}" >"$log" 2>&1
+		"$FUZZ_DIR/corpus" "${seeds[@]}" >"$log" 2>&1
 }
 
 fuzz_summary() {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the real SPE driver (included below, as main.c does)
- * against the SPE + hypervisor model, driven by a byte string read as a
- * sequence of perf core calls interleaved with hardware and hypervisor
- * events.  The oracles are the harness's (every spe_violation(): ignored
- * writes, R62/R94/R97/R98, storms, records outside an AUX buffer, AUX
- * data that does not parse or reaches userspace twice, WARNs; data lost
- * without a flag), plus the errno of every refused request, checked
+ * libFuzzer target: the real SPE driver (driver.c, the object the test
+ * runner links as well) against the SPE + hypervisor model, driven by a
+ * byte string read as a sequence of perf core calls interleaved with
+ * hardware and hypervisor events.  The oracles are the harness's (every
+ * spe_violation(): ignored writes, spe-rules: never-past-limit, R_HXSYK,
+ * spe-rules: window-in-aux, R_SXWCP, storms, records outside an AUX
+ * buffer, AUX data that does not parse or reaches userspace twice, WARNs;
+ * data lost without a flag), plus the errno of every refused request, checked
  * against a reference written from the driver's documented behaviour.
  *
  * Input layout (see harness/README, "Fuzzing"):
@@ -20,28 +21,25 @@
  * environment prints every op as it runs, FUZZ_MODE=bare|r24557|den0154
  * and FUZZ_VIS=on|off pin the mode and the visibility switch.
  */
-#define HARNESS_DRIVER_CU
-#include "arm_spe_pmu.c"
-#undef memset
-
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf.h"
+#include "hx.h"
+#include "driver.h"
 
 #ifndef EACCES
-#define EACCES		13	/* perf_allow_kernel() in model/perf.c */
+#define EACCES		13	/* perf_allow_kernel() in shim/kernel.c */
 #endif
 
-#define NCPU		4
-#define NEV		8
+#define NCPU		SPE_MAX_CPUS		/* CPUs of the model */
+#define NEV		HARNESS_MAX_EVENTS	/* events open at once */
 
-/* What main.c defines for the named tests; unused here */
-bool harness_verbose;
-bool harness_skipped;
-bool harness_tree_patched = HARNESS_TREE_PATCHED;
-const char *harness_driver_path = HARNESS_DRIVER_PATH;
+#define FUZZ_MAX_OPS	64			/* ops of one input */
+
+/* Does the driver carry the series (the Makefile's PATCHED)? */
+static const bool harness_tree_patched = HARNESS_TREE_PATCHED;
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
@@ -137,9 +135,10 @@ static void fail(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "%d violation(s), %llu PMBIRQ storm(s); the first %d:\n",
-		spe.nr_violations, (unsigned long long)hirq.storms,
-		spe.nr_violations < 32 ? spe.nr_violations : 32);
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
+		spe.nr_violations, (unsigned long long)hx_irq.storms,
+		spe.nr_violations < SPE_MAX_VIOLATIONS ? spe.nr_violations :
+		SPE_MAX_VIOLATIONS);
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
 		fprintf(stderr, "  %s\n", spe.violations[i]);
 	fprintf(stderr, "---- ops:\n%s---- driver log:\n", w.trace);
 	hx_log_dump();
@@ -164,7 +163,7 @@ static void ref_cpu_online(int cpu, u16 field)
 static struct hx_event *ev_on(int cpu)
 {
 	for (int i = 0; i < NEV; i++)
-		if (w.ev[i] && w.ev[i]->ev.hstate == HX_ACTIVE && w.ev[i]->ev.oncpu == cpu)
+		if (w.ev[i] && w.ev[i]->ev.hstate == HARNESS_EV_ACTIVE && w.ev[i]->ev.oncpu == cpu)
 			return w.ev[i];
 	return NULL;
 }
@@ -184,21 +183,11 @@ static struct hx_event *pick(struct in *in)
  * terms branch/load/store_filter_mask, simd_filter(_mask) and
  * float_filter(_mask) (config:36-42), inv_data_src_filter (config4).
  */
-#ifdef SPE_PMU_FEAT_DISCARD
-#define REF_DISCARD		BIT_ULL(35)
-#else
-#define REF_DISCARD		0ULL
-#endif
-#ifdef SPE_PMU_FEAT_EFT
-#define REF_EFT_TERMS		GENMASK_ULL(42, 36)
-#else
-#define REF_EFT_TERMS		0ULL
-#endif
-#ifdef SPE_PMU_FEAT_FDS
-#define REF_HAS_FDS		true
-#else
-#define REF_HAS_FDS		false
-#endif
+#define REF_DISCARD							\
+	(harness_driver_features & HARNESS_DRV_DISCARD ? BIT_ULL(35) : 0ULL)
+#define REF_EFT_TERMS							\
+	(harness_driver_features & HARNESS_DRV_EFT ? GENMASK_ULL(42, 36) : 0ULL)
+#define REF_HAS_FDS	(!!(harness_driver_features & HARNESS_DRV_FDS))
 
 /* A discard-mode event: runs with no AUX area, writes nothing */
 static bool ref_discard(const struct perf_event_attr *a)
@@ -340,21 +329,21 @@ static void op_add(struct in *in)
 	int cpu = get8(in) % NCPU, err;
 	u64 irqs;
 
-	if (!e || e->ev.hstate == HX_ACTIVE)
+	if (!e || e->ev.hstate == HARNESS_EV_ACTIVE)
 		return;
 	if (e->ev.cpu >= 0)
 		cpu = e->ev.cpu;
 	/* the SPE PMU is exclusive: one event per CPU; only online CPUs */
 	if (!w.online[cpu] || ev_on(cpu))
 		return;
-	irqs = hirq.entries;
+	irqs = hx_irq.entries;
 	err = hx_enable(e, cpu);
 	trace("add(ev%d, cpu %d, START) = %d\n", picked, cpu, err);
 	check();
 	if (err && err != -EINVAL)
 		fail("pmu::add returned %d: only -EINVAL (start failed) is documented", err);
 	/* stopped since by an interrupt taken on the way out is fine */
-	if (!err && (e->ev.hw.state & PERF_HES_STOPPED) && hirq.entries == irqs)
+	if (!err && (e->ev.hw.state & PERF_HES_STOPPED) && hx_irq.entries == irqs)
 		fail("pmu::add succeeded but left the event stopped");
 	if (ref_discard(&e->ev.attr)) {
 		u64 lim = spe_peek(cpu, SPE_PMBLIMITR);
@@ -374,14 +363,14 @@ static void op_add(struct in *in)
 		fail("pmu::add failed but left PMBLIMITR_EL1.E set on CPU%d", cpu);
 	/* a failed add leaves the event off, as the perf core would */
 	if (err)
-		e->ev.hstate = HX_OFF;
+		e->ev.hstate = HARNESS_EV_OFF;
 }
 
 static void op_del(struct in *in)
 {
 	struct hx_event *e = pick(in);
 
-	if (!e || e->ev.hstate != HX_ACTIVE)
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE)
 		return;
 	trace("del(ev%d)\n", picked);
 	hx_disable(e);
@@ -426,7 +415,7 @@ static void op_stop(struct in *in)
 	int flags = PERF_EF_UPDATE;
 
 	get8(in);
-	if (!e || e->ev.hstate != HX_ACTIVE || (e->ev.hw.state & PERF_HES_STOPPED))
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE || (e->ev.hw.state & PERF_HES_STOPPED))
 		return;
 	trace("stop(ev%d, UPDATE)\n", picked);
 	on_cpu(e->ev.oncpu, do_stop, e, flags);
@@ -438,7 +427,7 @@ static void op_start(struct in *in)
 	struct hx_event *e = pick(in);
 	int flags = (get8(in) & 1) ? PERF_EF_RELOAD : 0;
 
-	if (!e || e->ev.hstate != HX_ACTIVE || !(e->ev.hw.state & PERF_HES_STOPPED))
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE || !(e->ev.hw.state & PERF_HES_STOPPED))
 		return;
 	/* the core reloads only what an UPDATE saved */
 	if (flags && !(e->ev.hw.state & PERF_HES_UPTODATE))
@@ -524,7 +513,7 @@ static void op_spurious(struct in *in)
 		spe_context_sync(cpu);
 		harness_cur_cpu = cpu;
 		spe.in_irq = true;
-		arm_spe_pmu_irq_handler(0, per_cpu_ptr(to_spe_pmu(harness_pmu)->handle, cpu));
+		harness_driver_irq_handler(cpu);
 		spe.in_irq = false;
 		spe_context_sync(cpu);
 		irq_work_run();
@@ -557,10 +546,10 @@ static void op_hotplug(struct in *in)
 	while ((e = ev_on(cpu)))
 		hx_disable(e);
 	check();
-	harness_cpu_offline(cpu);
+	hx_cpu_offline(cpu);
 	w.online[cpu] = false;
 	spe_set_max_buff_size(cpu, field);
-	harness_cpu_online(cpu);
+	hx_cpu_online(cpu);
 	w.online[cpu] = true;
 	ref_cpu_online(cpu, field);
 	check();
@@ -593,7 +582,8 @@ static void (*const ops[])(struct in *) = {
 
 /*
  * Patched driver: a buffer-size event is fatal for the event, flagged
- * TRUNCATED, and the core disables the event (SPEC 1c).
+ * TRUNCATED, and the core disables the event (the SPE VM interface
+ * part of the series).
  */
 static void check_size_events(unsigned int before_mask, struct hx_event *const on[NCPU])
 {
@@ -611,7 +601,7 @@ static void check_size_events(unsigned int before_mask, struct hx_event *const o
 			continue;
 		if (!(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED))
 			fail("buffer-size event on CPU%d did not flag the AUX data TRUNCATED", cpu);
-		if (e->ev.hstate == HX_ACTIVE && !(e->ev.hw.state & PERF_HES_STOPPED))
+		if (e->ev.hstate == HARNESS_EV_ACTIVE && !(e->ev.hw.state & PERF_HES_STOPPED))
 			fail("buffer-size event on CPU%d: the event is still running", cpu);
 	}
 }
@@ -639,7 +629,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u8 h = get8(&in);
 	int nops = 0;
 
-	harness_reset(NCPU, w.force_mode ? w.force_mode - 1 : h % 3,
+	hx_reset(NCPU, w.force_mode ? w.force_mode - 1 : h % 3,
 		      w.force_vis ? w.force_vis - 1 : !!(h & 4));
 	spe.el = !!(h & 8);
 	harness_deny_kernel = h & 16;
@@ -662,14 +652,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	      spe_peek(0, SPE_PMBIDR) >> 32,
 	      spe_peek(1, SPE_PMBIDR) >> 32, spe_peek(2, SPE_PMBIDR) >> 32,
 	      spe_peek(3, SPE_PMBIDR) >> 32);
-	if (harness_load())
+	if (hx_load())
 		fail("probe failed");
 	/* the reference's discard term is where the driver's sysfs says */
 	if (REF_DISCARD && (!hx_show_format("discard") ||
 			    strcmp(hx_show_format("discard"), "config:35-35\n")))
 		fail("format/discard is not config:35, the reference is stale");
 	check();
-	while (in.i < in.n && nops++ < 64) {
+	while (in.i < in.n && nops++ < FUZZ_MAX_OPS) {
 		struct hx_event *on[NCPU];
 		unsigned int before = spe.stats.size_event_cpus;
 
@@ -686,7 +676,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check();
 		}
 	}
-	harness_unload();
+	hx_unload();
 	check();
 	return 0;
 }

@@ -1,17 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The bounded fuzzing run of 'make check': build the fuzzer for REV=work
-# (TREE, default build/linux) and fuzz it for FUZZ_SECONDS (default 55)
-# on the corpus kept in build/harness/fuzz-corpus.  One RESULT line.
+# The bounded fuzzing run of 'make check': build the fuzzer for $WORK
+# (or REV; TREE, default build/linux) and fuzz it for FUZZ_SECONDS
+# (default 55) on the corpus kept in $O/$WORK/fuzz/corpus.  One RESULT
+# line; a missing WORK or revision is a failure.
 set -u
 . "$(dirname "$0")/common.sh"
 
-rev=${REV:-${WORK:-work}}
 secs=${FUZZ_SECONDS:-55}
 name=harness/fuzz/bounded
-log=$O/fuzz-bounded.log
 
+if ! fuzz_rev; then
+	echo "RESULT fail $name (WORK not set, or PATCHED unknown for REV)"
+	exit 1
+fi
+rev=$REV
+log=$FUZZ_DIR/bounded.log
 if ! git -C "$TREE" rev-parse -q --verify "$rev^{commit}" >/dev/null; then
 	echo "RESULT fail $name (no revision $rev in $TREE)"
 	exit 1
@@ -20,11 +25,11 @@ if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
 	echo "RESULT skip $name (no clang-14: install clang-14 and libclang-rt-14-dev)"
 	exit 0
 fi
-if ! fuzz_build "$rev"; then
-	echo "RESULT fail $name (build failed, see $O/fuzz-build-$rev.log)"
+if ! fuzz_build; then
+	echo "RESULT fail $name (build failed, see $FUZZ_DIR/build.log)"
 	exit 1
 fi
-fuzz_run "$rev" "$log" -max_total_time="$secs"
+fuzz_run "$log" -max_total_time="$secs"
 rc=$?
 fuzz_summary "$log"
 echo "fuzz: $RUNS sequences in ${secs}s, cov $COV ft $FT (log $log)" >&2

@@ -3,7 +3,8 @@
  * Custom: the deliberate test hooks.  System register accesses and
  * barriers go to the SPE model (model/spe.c) together with the driver
  * function and line that made them; perf core, IRQ, CPU hotplug and
- * platform calls go to the perf shim (model/perf.c).
+ * platform calls go to the kernel stand-ins (shim/kernel.c) and the AUX
+ * ring buffer (model/aux.c).
  */
 #ifndef HARNESS_CUSTOM_H
 #define HARNESS_CUSTOM_H
@@ -132,13 +133,14 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, int pro
 void vunmap(const void *addr);
 int sysfs_emit(char *buf, const char *fmt, ...);
 
-/* --- perf core (kernel/events/{core,ring_buffer}.c), in model/perf.c --- */
+/* --- perf core: ring buffer in model/aux.c, the rest in shim/kernel.c --- */
 void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event *event);
 void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size);
 int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size);
 void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
 void *perf_get_aux(struct perf_output_handle *handle);
 int perf_pmu_register(struct pmu *pmu, const char *name, int type);
+extern struct pmu *harness_pmu;		/* the PMU perf_pmu_register() was given */
 void perf_pmu_unregister(struct pmu *pmu);
 int harness_perf_allow_kernel(void);
 #define perf_allow_kernel(...)	harness_perf_allow_kernel()

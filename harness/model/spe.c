@@ -2,13 +2,14 @@
 /*
  * SPE unit + hypervisor model.  Plain C, no kernel types.
  *
- * State is the unit's view of the registers.  With the visibility switch
- * on, a direct write is queued and reaches the unit only at the next
- * context synchronisation event (an ISB, exception entry or return; R82,
- * R83, R92).  Writes queued in one window may reach the unit in any order
- * (R83); the model picks the order that hurts most: PMBLIMITR writes that
- * set E first, writes that clear E last.  Whether a PMB* write is ignored
- * is decided when it reaches the unit (R99, R100, R109).
+ * State is the unit's view of the registers.  With the visibility switch on, a
+ * direct write is queued and reaches the unit only at the next context
+ * synchronisation event (an ISB, exception entry or return; I_NDWCG, R_PVRNK,
+ * spe-rules: context-sync-events).  Writes queued in one window may reach the
+ * unit in any order (spe-rules: write-visibility); the model picks the order
+ * that hurts most: PMBLIMITR writes that set E first, writes that clear E last.
+ * Whether a PMB* write is ignored is decided when it reaches the unit (SFDXJJ
+ * in a guest, R24557 on bare metal).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ struct spe_pending {
 
 struct spe_cpu {
 	uint64_t r[SPE_NR_REGS];
-	struct spe_pending pend[64];
+	struct spe_pending pend[SPE_MAX_PENDING];
 	int npend;
 	bool enabled;		/* ProfilingBufferEnabled() at last evaluation */
 	bool inflight;
@@ -45,12 +46,15 @@ struct spe_cpu {
 	bool gap_open;
 	uint64_t full_at;
 	/*
-	 * R85: sampling may have selected an op since the last PSB CSYNC
+	 * I_MLGHW: sampling may have selected an op since the last PSB CSYNC
 	 * that ran with sampling off in the unit's view (a record may be in
 	 * flight or about to be); cleared by such a PSB CSYNC.
 	 */
 	bool undrained;
-	/* R86a: PSB CSYNC executed, no context synchronisation since */
+	/*
+	 * spe-rules: read-after-psb: PSB CSYNC executed, no context
+	 * synchronisation since
+	 */
 	bool psb_unsynced;
 	/* last direct write to PMBPTR, for reports */
 	const char *ptr_fn;
@@ -63,7 +67,24 @@ static uint64_t next_seq;
 #define MAX_REGIONS 16
 static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
 
-/* PMSIDR.MaxSize = 6: records are at most 64 bytes (R43, M1) */
+/*
+ * PMBSR_EL1 syndromes.  EC values and PMBSR_EL1_BUF_BSC_FULL come from
+ * the revision's generated headers; what a revision does not name is
+ * defined here with the Arm ARM's value.
+ */
+#ifndef PMBSR_EL1_BUF_BSC_SIZE
+#define PMBSR_EL1_BUF_BSC_SIZE	0x4UL	/* buffer-size event (DEN0154) */
+#endif
+#define MODEL_BUF_BSC_NONE	0x0UL	/* EC BUF, BSC 0: with DL, access not allowed */
+#define MODEL_BUF_BSC_RESERVED	0x3UL	/* a BSC value the architecture reserves */
+#define MODEL_FSC_TRANS_L3	0x07UL	/* FSC: translation fault, level 3 */
+#define MODEL_FSC_GPF		0x28UL	/* FSC: granule protection fault */
+#define MODEL_IMPDEF_SYNDROME	0x1UL	/* any IMPLEMENTATION DEFINED syndrome */
+
+/*
+ * PMSIDR.MaxSize = 6: records are at most 64 bytes
+ * (spe-rules: model-id-values)
+ */
 #define MODEL_MAXSIZE_LOG2	6
 #define MODEL_MAX_RECORD	(1u << MODEL_MAXSIZE_LOG2)
 
@@ -106,6 +127,7 @@ const char *spe_mode_name(enum spe_mode mode)
 	case SPE_MODE_BARE: return "bare";
 	case SPE_MODE_R24557: return "r24557";
 	case SPE_MODE_DEN0154: return "den0154";
+	case SPE_NR_MODES: break;
 	}
 	return "?";
 }
@@ -114,7 +136,7 @@ void spe_violation(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (spe.nr_violations < 32) {
+	if (spe.nr_violations < SPE_MAX_VIOLATIONS) {
 		va_start(ap, fmt);
 		vsnprintf(spe.violations[spe.nr_violations],
 			  sizeof(spe.violations[0]), fmt, ap);
@@ -164,11 +186,11 @@ static bool bit_s(struct spe_cpu *c)
 
 static bool discard_mode(struct spe_cpu *c)
 {
-	/* FM == 0b10 (R4, R104) */
+	/* FM == 0b10 (spe-rules: pmblimitr, spe-rules: discard-mode) */
 	return HB_FIELD_GET(PMBLIMITR_EL1_FM, c->r[SPE_PMBLIMITR]) == 2;
 }
 
-/* PMSCR_EL1 lets the unit select ops at some EL (R59) */
+/* PMSCR_EL1 lets the unit select ops at some EL (spe-rules: sample-life) */
 static bool sampling_on(struct spe_cpu *c)
 {
 	return c->r[SPE_PMSCR] & (PMSCR_EL1_E0SPE | PMSCR_EL1_E1SPE);
@@ -204,7 +226,7 @@ uint64_t spe_pmsevfr_implemented(void)
 
 uint64_t spe_decode_max_buff_size(uint16_t field)
 {
-	/* R24: M = [8:0], E = [13:9], [15:14] reserved */
+	/* spe-rules: maxbuffsize: M = [8:0], E = [13:9], [15:14] reserved */
 	uint64_t m = field & 0x1ff, e = (field >> 9) & 0x1f;
 
 	return e ? ((1ULL << 9) | m) << (e + 11) : m << 12;
@@ -212,7 +234,10 @@ uint64_t spe_decode_max_buff_size(uint16_t field)
 
 static void id_regs(struct spe_cpu *c)
 {
-	/* M1: SPEv1p2, FE/FT/FL/FnE/ArchInst, 256 interval, 64B records */
+	/*
+	 * spe-rules: model-id-values: SPEv1p2, FE/FT/FL/FnE/ArchInst, 256
+	 * interval, 64B records
+	 */
 	c->r[SPE_ID_DFR0] = HB_FIELD_PREP(ID_AA64DFR0_EL1_PMSVer_MASK,
 					  ID_AA64DFR0_EL1_PMSVer_V1P2);
 	c->r[SPE_PMSIDR] = PMSIDR_EL1_FE | PMSIDR_EL1_FT | PMSIDR_EL1_FL |
@@ -230,7 +255,10 @@ static void id_regs(struct spe_cpu *c)
 	if (spe.feat_fds)
 		c->r[SPE_PMSIDR] |= PMSIDR_EL1_FDS;
 #endif
-	/* Align 0, P 0, F 1, EA ignored; MaxBuffSize in [47:32] (R18, R23) */
+	/*
+	 * Align 0, P 0, F 1, EA ignored; MaxBuffSize in [47:32] (spe-rules:
+	 * pmbidr, spe-rules: maxbuffsize)
+	 */
 	c->r[SPE_PMBIDR] = PMBIDR_EL1_F |
 			   HB_FIELD_PREP(PMBIDR_EL1_EA_MASK, PMBIDR_EL1_EA_Ignored) |
 			   ((uint64_t)c->max_buff << 32);
@@ -249,7 +277,10 @@ void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility)
 	next_seq = 1;
 	for (int i = 0; i < SPE_MAX_CPUS; i++) {
 		id_regs(&cpus[i]);
-		/* R3 and R10: UNKNOWN after reset; pick values that hurt */
+		/*
+		 * spe-rules: pmblimitr, spe-rules: pmbsr: UNKNOWN after reset;
+		 * pick values that hurt
+		 */
 		cpus[i].r[SPE_PMBPTR] = 0xdead0000;
 		cpus[i].r[SPE_PMBSR] = 0;
 	}
@@ -286,7 +317,7 @@ void spe_inject_fault(int cpu, enum spe_fault kind, int after, int at_byte)
 
 void spe_inject_collision(int cpu)
 {
-	/* R16: COLL is set without S */
+	/* spe-rules: collision: COLL is set without S */
 	cpus[cpu].r[SPE_PMBSR] |= PMBSR_EL1_COLL;
 }
 
@@ -355,7 +386,7 @@ static bool in_region(uint64_t addr, uint64_t len)
 	return false;
 }
 
-/* R64, R65: a management event is recorded only while S == 0 */
+/* spe-rules: event-record: a management event is recorded only while S == 0 */
 static void raise_event(struct spe_cpu *c, uint64_t ec, uint64_t mss, bool dl)
 {
 	uint64_t sr = c->r[SPE_PMBSR];
@@ -369,7 +400,10 @@ static void raise_event(struct spe_cpu *c, uint64_t ec, uint64_t mss, bool dl)
 		sr |= PMBSR_EL1_DL;
 	c->r[SPE_PMBSR] = sr;
 	c->enabled = false;
-	/* R56: a record not yet written is discarded once profiling stops */
+	/*
+	 * spe-rules: profiling-enabled: a record not yet written is discarded
+	 * once profiling stops
+	 */
 	c->inflight = false;
 }
 
@@ -381,9 +415,9 @@ void spe_force_event(int cpu, uint64_t pmbsr)
 }
 
 /*
- * Called after every change of the unit's state: detects the 0 -> 1
- * transition of ProfilingBufferEnabled() (R53) and checks what must hold
- * at that moment.
+ * Called after every change of the unit's state: detects the 0 -> 1 transition
+ * of ProfilingBufferEnabled() (spe-rules: profiling-enabled) and checks what
+ * must hold at that moment.
  */
 static void evaluate(int cpu, bool e_was)
 {
@@ -392,26 +426,32 @@ static void evaluate(int cpu, bool e_was)
 	uint64_t ptr = c->r[SPE_PMBPTR], lim = limit_addr(c);
 
 	if (now && !c->enabled) {
-		/* R111: a hypervisor checks the window when the buffer is enabled */
+		/*
+		 * spe-rules: buffer-size-event: a hypervisor checks the window
+		 * when the buffer is enabled
+		 */
 		uint64_t max = spe_decode_max_buff_size(c->max_buff);
 
 		if (!e_was && !discard_mode(c) &&
 		    (c->refuse_next || (max && lim - ptr > max))) {
 			c->refuse_next = false;
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x4, false);
+			raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_SIZE, false);
 			spe.stats.size_events++;
 			spe.stats.size_event_cpus |= 1u << cpu;
 			return;
 		}
-		/* R94, R97: pointer within the buffer, a record's room below LIMIT */
+		/*
+		 * R_HXSYK, spe-rules: window-in-aux: pointer within the buffer,
+		 * a record's room below LIMIT
+		 */
 		if (!discard_mode(c)) {
 			if (ptr > lim - MODEL_MAX_RECORD || lim < MODEL_MAX_RECORD)
-				spe_violation("R94: profiling enabled on CPU%d with PMBPTR=0x%llx LIMIT=0x%llx (PMBPTR last written at %s:%d)",
+				spe_violation("R_HXSYK: profiling enabled on CPU%d with PMBPTR=0x%llx LIMIT=0x%llx (PMBPTR last written at %s:%d)",
 					      cpu, (unsigned long long)ptr,
 					      (unsigned long long)lim,
 					      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
 			else if (!in_region(ptr, lim - ptr))
-				spe_violation("R97: profiling enabled on CPU%d with window [0x%llx, 0x%llx) outside any AUX buffer (PMBPTR last written at %s:%d)",
+				spe_violation("spe-rules: window-in-aux: profiling enabled on CPU%d with window [0x%llx, 0x%llx) outside any AUX buffer (PMBPTR last written at %s:%d)",
 					      cpu, (unsigned long long)ptr,
 					      (unsigned long long)lim,
 					      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
@@ -436,14 +476,16 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 
 		if (!clears_e) {
 			if (spe.mode == SPE_MODE_DEN0154 && e)
-				ignore = true;		/* R100, R109 */
+				ignore = true;		/* SFDXJJ */
 			if (spe.mode == SPE_MODE_R24557 && e && !s && !discard_mode(c))
 				ignore = true;		/* R24557 */
 		}
 		if (ignore) {
-			if (spe.nr_ignored < 64)
+			if (spe.nr_ignored < SPE_MAX_IGNORED)
 				spe.ignored[spe.nr_ignored++] = (struct spe_access){
 					reg, val, fn, line, cpu, e, s, spe.in_irq };
+			else
+				spe.nr_ignored_lost++;
 			spe.stats.ignored++;
 			spe_violation("%s: write %s=0x%llx ignored on CPU%d (E=%d S=%d) at %s:%d%s",
 				      spe_mode_name(spe.mode), spe_reg_name(reg),
@@ -451,18 +493,21 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 				      spe.in_irq ? " (in the IRQ handler)" : "");
 			return;
 		}
-		/* R98: disabling with a record in flight is CONSTRAINED UNPREDICTABLE */
+		/*
+		 * R_SXWCP: disabling with a record in flight is CONSTRAINED
+		 * UNPREDICTABLE
+		 */
 		if (clears_e && e && !s && c->inflight)
-			spe_violation("R98: PMBLIMITR_EL1.E cleared on CPU%d with a record in flight at %s:%d",
+			spe_violation("R_SXWCP: PMBLIMITR_EL1.E cleared on CPU%d with a record in flight at %s:%d",
 				      cpu, fn, line);
 		/*
-		 * R85: outside a management event (S == 0) the buffer may only
-		 * be disabled once sampling is off and a PSB CSYNC ran after
-		 * that was synchronised, whether or not a record happens to
-		 * be in flight now.  Discard mode writes nothing.
+		 * I_MLGHW: outside a management event (S == 0) the buffer may
+		 * only be disabled once sampling is off and a PSB CSYNC ran
+		 * after that was synchronised, whether or not a record happens
+		 * to be in flight now.  Discard mode writes nothing.
 		 */
 		else if (clears_e && e && !s && !discard_mode(c) && c->undrained)
-			spe_violation("R85: PMBLIMITR_EL1.E cleared on CPU%d at %s:%d without sampling off, ISB, PSB CSYNC first",
+			spe_violation("I_MLGHW: PMBLIMITR_EL1.E cleared on CPU%d at %s:%d without sampling off, ISB, PSB CSYNC first",
 				      cpu, fn, line);
 		if (reg == SPE_PMBPTR) {
 			c->ptr_fn = fn;
@@ -470,7 +515,7 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 		}
 	}
 	if (reg == SPE_PMBLIMITR && HB_FIELD_GET(PMBLIMITR_EL1_FM, val) & 1)
-		spe_violation("R101: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
+		spe_violation("spe-rules: reserved-encodings: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
 			      (unsigned long long)val, fn, line);
 	c->r[reg] = val;
 	if (reg == SPE_PMSCR && sampling_on(c))
@@ -479,7 +524,7 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 
 /*
  * All writes of one window land at the context synchronisation event;
- * R94 applies to the values after it, so evaluate once at the end.
+ * R_HXSYK applies to the values after it, so evaluate once at the end.
  */
 static void commit(int cpu)
 {
@@ -524,9 +569,12 @@ uint64_t spe_read(int cpu, uint32_t enc, const char *fn, int line)
 	}
 	if (is_pmb(reg))
 		spe.stats.trapped++;
-	/* R86a: PSB; ISB; MRS to observe the unit's own PMBPTR/PMBSR updates */
+	/*
+	 * spe-rules: read-after-psb: PSB; ISB; MRS to observe the unit's own
+	 * PMBPTR/PMBSR updates
+	 */
 	if ((reg == SPE_PMBPTR || reg == SPE_PMBSR) && c->psb_unsynced)
-		spe_violation("R86a: %s read on CPU%d at %s:%d after PSB CSYNC with no ISB in between",
+		spe_violation("spe-rules: read-after-psb: %s read on CPU%d at %s:%d after PSB CSYNC with no ISB in between",
 			      spe_reg_name(reg), cpu, fn, line);
 	/* The PE sees its own writes in program order */
 	for (int i = c->npend - 1; i >= 0; i--)
@@ -571,8 +619,9 @@ void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line)
 		evaluate(cpu, e_was);
 		return;
 	}
-	if (c->npend == 64) {
-		spe_violation("model: more than 64 writes without a context sync at %s:%d", fn, line);
+	if (c->npend == SPE_MAX_PENDING) {
+		spe_violation("model: more than %d writes without a context sync at %s:%d",
+			      SPE_MAX_PENDING, fn, line);
 		commit(cpu);
 	}
 	c->pend[c->npend++] = (struct spe_pending){ reg, val, fn, line };
@@ -594,11 +643,17 @@ void spe_psb_csync(int cpu, const char *fn, int line)
 	(void)fn; (void)line;
 	spe.stats.ops++;
 	spe.stats.drains++;
-	/* R87: everything selected so far is formatted and written */
+	/*
+	 * spe-rules: psb-drain: everything selected so far is formatted and
+	 * written
+	 */
 	if (cpus[cpu].inflight)
 		write_record(cpu);
 	cpus[cpu].psb_unsynced = true;
-	/* R85: with sampling off (as the unit sees it) nothing is selected after */
+	/*
+	 * I_MLGHW: with sampling off (as the unit sees it) nothing is selected
+	 * after
+	 */
 	if (!sampling_on(&cpus[cpu]))
 		cpus[cpu].undrained = false;
 }
@@ -616,9 +671,9 @@ bool spe_irq_level(int cpu)
 }
 
 /*
- * Record layout (R132): PC address packet carrying the sequence number,
- * total latency counter, events, operation type, a data VA for odd
- * sequence numbers, then End (or Timestamp when PMSCR.TS is set).
+ * Record layout (spe-rules: record-format): PC address packet carrying the
+ * sequence number, total latency counter, events, operation type, a data VA for
+ * odd sequence numbers, then End (or Timestamp when PMSCR.TS is set).
  */
 unsigned int spe_record_len(uint64_t seq, bool ts)
 {
@@ -675,7 +730,7 @@ int spe_parse_record(const uint8_t *p, size_t n, uint64_t *seq)
 		if (h != 0xb0 && h != 0xb2 && h != 0x99 && h != 0x52 &&
 		    h != 0x49 && h != 0x71)
 			return -1;
-		len = 1u << ((h >> 4) & 3);	/* R131 */
+		len = 1u << ((h >> 4) & 3);	/* spe-rules: record-format */
 		if (i + 1 + len > n)
 			return 0;
 		if (h == 0xb0) {
@@ -701,7 +756,10 @@ static void write_record(int cpu)
 	unsigned int len;
 
 	c->inflight = false;
-	/* R56: not written unless the buffer is enabled and not stopped */
+	/*
+	 * spe-rules: profiling-enabled: not written unless the buffer is
+	 * enabled and not stopped
+	 */
 	if (!c->enabled)
 		return;
 	/*
@@ -717,8 +775,10 @@ static void write_record(int cpu)
 	lim = limit_addr(c);
 	len = build_record(rec, seq, ts);
 	if (ptr + len > lim) {
-		/* R62: the unit never writes past LIMIT */
-		spe_violation("R62: record of %u bytes at 0x%llx would cross LIMIT 0x%llx on CPU%d",
+		/*
+		 * spe-rules: never-past-limit: the unit never writes past LIMIT
+		 */
+		spe_violation("spe-rules: never-past-limit: record of %u bytes at 0x%llx would cross LIMIT 0x%llx on CPU%d",
 			      len, (unsigned long long)ptr, (unsigned long long)lim, cpu);
 		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
 		return;
@@ -727,7 +787,7 @@ static void write_record(int cpu)
 		spe_violation("record written outside the AUX buffer at 0x%llx on CPU%d (PMBPTR last written at %s:%d)",
 			      (unsigned long long)ptr, cpu,
 			      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
-		raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, true);
+		raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, true);
 		return;
 	}
 	if (c->fault_armed && c->fault_after-- == 0) {
@@ -735,25 +795,26 @@ static void write_record(int cpu)
 
 		c->fault_armed = false;
 		memcpy((void *)(uintptr_t)ptr, rec, part);
-		c->r[SPE_PMBPTR] = ptr + part;	/* R68: PMBPTR = faulting address */
+		/* spe-rules: fault-event: PMBPTR = faulting address */
+		c->r[SPE_PMBPTR] = ptr + part;
 		switch (c->fault_kind) {
 		case SPE_FAULT_S1:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S1, 0x07, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_S2:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S2, 0x07, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_S2, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_GPC:
-			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, 0x28, part);
+			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, MODEL_FSC_GPF, part);
 			break;
 		case SPE_FAULT_IMPDEF:
-			raise_event(c, PMBSR_EL1_EC_IMP_DEF, 0x1, part);
+			raise_event(c, PMBSR_EL1_EC_IMP_DEF, MODEL_IMPDEF_SYNDROME, part);
 			break;
 		case SPE_FAULT_ANA:
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x0, true);
+			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_NONE, true);
 			break;
 		case SPE_FAULT_BSC_RESERVED:
-			raise_event(c, PMBSR_EL1_EC_BUF, 0x3, part);
+			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_RESERVED, part);
 			break;
 		}
 		return;
@@ -765,7 +826,7 @@ static void write_record(int cpu)
 	}
 	spe.records[spe.nr_records++] = (struct spe_record){ seq, ptr, len, cpu };
 	c->r[SPE_PMBPTR] = ptr + len;
-	/* R66: full when PMBPTR > LIMIT - 2^MaxSize */
+	/* spe-rules: buffer-full: full when PMBPTR > LIMIT - 2^MaxSize */
 	if (c->r[SPE_PMBPTR] > lim - MODEL_MAX_RECORD) {
 		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
 		spe.stats.full_events++;
@@ -786,13 +847,14 @@ void spe_op(int cpu)
 	sampling = c->enabled &&
 		   (spe.el ? (scr & PMSCR_EL1_E1SPE) : (scr & PMSCR_EL1_E0SPE));
 	if (!sampling)
-		return;		/* R40: counters hold their value */
-	/* R38, R39: interval counter */
+		/* spe-rules: profiling-enabled: counters hold their value */
+		return;
+	/* spe-rules: interval: the interval counter */
 	icr = c->r[SPE_PMSICR] & GENMASK_ULL(31, 0);
 	if (!icr) {
 		icr = c->r[SPE_PMSIRR] & PMSIRR_EL1_INTERVAL_MASK;
 		if (!icr)
-			spe_violation("R36: PMSIRR_EL1.INTERVAL is 0 on CPU%d", cpu);
+			spe_violation("spe-rules: interval: PMSIRR_EL1.INTERVAL is 0 on CPU%d", cpu);
 		c->r[SPE_PMSICR] = icr;
 		return;
 	}
@@ -800,7 +862,8 @@ void spe_op(int cpu)
 	if (icr)
 		return;
 	if (c->inflight) {
-		c->r[SPE_PMBSR] |= PMBSR_EL1_COLL;	/* R59 */
+		/* spe-rules: sample-life */
+		c->r[SPE_PMBSR] |= PMBSR_EL1_COLL;
 		return;
 	}
 	c->inflight = true;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Executable model of one SPE unit per CPU plus the hypervisor in front of
- * it.  Rule numbers (Rnn) refer to shared/spec/spe-model-rules.md.
+ * it.  Rules are cited by the labels of docs/spe-rules.md (an Arm ID
+ * such as R_HXSYK or SFDXJJ, or "spe-rules: <name>").
  */
 #ifndef HARNESS_SPE_MODEL_H
 #define HARNESS_SPE_MODEL_H
@@ -11,11 +12,17 @@
 #include <stdint.h>
 
 #define SPE_MAX_CPUS		4
+#define SPE_MAX_PENDING		64	/* writes waiting for a context sync */
+#define SPE_MAX_IGNORED		64	/* ignored writes kept with their site */
+#define SPE_MAX_VIOLATIONS	32	/* violation texts kept (all counted) */
+#define SPE_VIOLATION_LEN	320	/* characters of one violation text */
 
 enum spe_mode {
 	SPE_MODE_BARE,		/* Arm ARM as the driver was written for */
 	SPE_MODE_R24557,	/* PMB* writes ignored while E && !S && !discard */
-	SPE_MODE_DEN0154,	/* PMB* writes ignored while E, whatever S (SFDXJJ) */
+	/* PMB* writes ignored while E, whatever S (SFDXJJ) */
+	SPE_MODE_DEN0154,
+	SPE_NR_MODES,
 };
 
 enum spe_reg {
@@ -28,21 +35,30 @@ enum spe_reg {
 };
 
 enum spe_fault {
-	SPE_FAULT_S1,		/* EC 0b100100, translation fault L3 (R11, R13) */
+	/* EC 0b100100, translation fault L3 (spe-rules: pmbsr-ec) */
+	SPE_FAULT_S1,
 	SPE_FAULT_S2,		/* EC 0b100101 */
 	SPE_FAULT_GPC,		/* EC 0b011110 */
-	SPE_FAULT_IMPDEF,	/* EC 0b011111 (R75) */
-	SPE_FAULT_ANA,		/* EC 0, BSC 0, DL=1: access not allowed (R70) */
+	SPE_FAULT_IMPDEF,	/* EC 0b011111 (spe-rules: impdef-event) */
+	/*
+	 * EC 0, BSC 0, DL=1: access not allowed (spe-rules: access-not-allowed)
+	 */
+	SPE_FAULT_ANA,
 	SPE_FAULT_BSC_RESERVED,	/* EC 0 with a reserved BSC: "unknown status" */
 };
 
 struct spe_stats {
 	uint64_t reads, writes, isbs, drains, dsbs;
-	uint64_t trapped;	/* PMB* accesses: one VM exit each under KVM (R113) */
+	/*
+	 * PMB* accesses: one VM exit each under KVM (spe-rules:
+	 * hypervisor-traps)
+	 */
+	uint64_t trapped;
 	uint64_t ignored;	/* writes dropped by the mode */
 	uint64_t ops;		/* model operations: accesses, barriers, workload ops */
 	uint64_t full_events, gap_ops, gaps;
-	uint64_t size_events;	/* buffer-size events raised (R111) */
+	/* buffer-size events raised (spe-rules: buffer-size-event) */
+	uint64_t size_events;
 	uint64_t discarded;	/* records dropped in Discard mode (FM 0b10) */
 	unsigned int size_event_cpus;	/* mask of CPUs that raised one */
 };
@@ -68,20 +84,24 @@ struct spe_model {
 	enum spe_mode mode;
 	bool visibility;	/* writes reach the unit only at a context sync */
 	int nr_cpus;
-	int sample_delay;	/* ops between selection and the record write (R63) */
+	/*
+	 * ops between selection and the record write (spe-rules: sample-life)
+	 */
+	int sample_delay;
 	int el;			/* exception level the workload runs at (0 or 1) */
 	bool feat_eft, feat_fds;	/* FEAT_SPE_EFT, FEAT_SPE_FDS in PMSIDR_EL1 */
 	bool in_irq;		/* set by the harness while the handler runs */
 	struct spe_stats stats;
 	/* writes the mode ignored, in order */
-	struct spe_access ignored[64];
+	struct spe_access ignored[SPE_MAX_IGNORED];
 	int nr_ignored;
+	int nr_ignored_lost;	/* ignored writes past SPE_MAX_IGNORED */
 	/* every record the unit wrote to memory */
 	struct spe_record *records;
 	size_t nr_records, cap_records;
 	/* rule violations, as text */
-	char violations[32][320];
-	int nr_violations;
+	char violations[SPE_MAX_VIOLATIONS][SPE_VIOLATION_LEN];
+	int nr_violations;	/* all of them, kept or not */
 };
 
 extern struct spe_model spe;
@@ -96,10 +116,13 @@ void spe_write(int cpu, uint32_t enc, uint64_t val, const char *fn, int line);
 void spe_isb(int cpu, const char *fn, int line);
 void spe_psb_csync(int cpu, const char *fn, int line);
 void spe_dsb(int cpu, const char *fn, int line);
-/* Exception entry or return: a context synchronisation event (R92) */
+/*
+ * Exception entry or return: a context synchronisation event (spe-rules:
+ * context-sync-events)
+ */
 void spe_context_sync(int cpu);
 
-/* The level of PMBIRQ (R76): PMBSR_EL1.S as the unit sees it */
+/* The level of PMBIRQ (R_TSJRP): PMBSR_EL1.S as the unit sees it */
 bool spe_irq_level(int cpu);
 /* One operation of the workload on @cpu */
 void spe_op(int cpu);
@@ -132,7 +155,10 @@ void *spe_driver_memset(void *s, int c, size_t n, const char *fn, int line);
 
 void spe_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Record format written by the model (format 0 packets, R130-R136) */
+/*
+ * Record format written by the model (format 0 packets, spe-rules:
+ * record-format)
+ */
 unsigned int spe_record_len(uint64_t seq, bool ts);
 /* Parse one record at p (n bytes available); returns its length, 0 if
  * truncated, -1 if garbled.  *seq receives the sequence number. */

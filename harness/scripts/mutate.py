@@ -4,10 +4,12 @@
 the series touches, build the harness on the mutated driver, run every
 test, and list the tests that catch it.
 
-  mutate.py [TREE] [REV]     (defaults: ../build/linux work; v2 on 7.3)
+  mutate.py [TREE] [REV]     (defaults: ../build/linux and $WORK)
   O=DIR mutate.py ...        build under DIR/mut (default ../build/harness)
-  BASE=rev mutate.py ...     the unpatched revision (default base), for
-                             mutations of code the series adds
+  BASE_TAG=rev mutate.py ... the unpatched revision, for mutations of
+                             code the series adds (BASE=rev overrides)
+WORK (when REV is not given) and BASE_TAG are required, as scripts/lib.sh
+sets them; a missing one is an error.
   ONLY=substring mutate.py   run the mutations whose name contains it
 
 Each mutation has alternatives, tried in order; the first whose steps all
@@ -29,8 +31,10 @@ import sys
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, '..', 'build', 'linux')
-REV = sys.argv[2] if len(sys.argv) > 2 else 'work'
-BASE = os.environ.get('BASE', 'base')
+REV = sys.argv[2] if len(sys.argv) > 2 else os.environ.get('WORK')
+BASE = os.environ.get('BASE', os.environ.get('BASE_TAG'))
+if not REV or not BASE:
+    sys.exit('mutate.py: WORK (or a REV argument) and BASE_TAG must name the revisions')
 ONLY = os.environ.get('ONLY', '')
 O = os.path.join(os.environ.get('O', os.path.join(HERE, '..', 'build', 'harness')), 'mut')
 DRV = 'drivers/perf/arm_spe_pmu.c'
@@ -254,7 +258,7 @@ def main():
     try:
         base = show(BASE, DRV)
     except subprocess.CalledProcessError:
-        base = ''
+        sys.exit(f'mutate.py: no revision {BASE} in {TREE}')
     killed, total, equiv, survivors, wrong = 0, 0, [], [], []
     for i, mut in enumerate(MUTATIONS):
         name = mut['name']

@@ -39,10 +39,10 @@ static u64 unit_off(int cpu, enum spe_reg reg, struct hx_event *e)
 
 /*
  * Normal mode: a 16KiB area runs until aux_head is exactly 12KiB.  The
- * watermark is half the area, so aux_wakeup is 8KiB.  Records end where
- * they end, so the unit is stopped at 12KiB by a stage 1 fault part-way
- * through the record that would cross it (PMBPTR is then the faulting
- * address, R68), or by pmu::stop() if a record happens to end there.
+ * watermark is half the area, so aux_wakeup is 8KiB.  Records end where they
+ * end, so the unit is stopped at 12KiB by a stage 1 fault part-way through the
+ * record that would cross it (PMBPTR is then the faulting address, spe-rules:
+ * fault-event), or by pmu::stop() if a record happens to end there.
  */
 static bool fill_normal_to_12k(struct hx_event *e)
 {
@@ -53,7 +53,7 @@ static bool fill_normal_to_12k(struct hx_event *e)
 		u64 lim = unit_off(0, SPE_PMBLIMITR, e);
 		u64 len = spe_record_len(spe_next_seq(), false);
 
-		if (e->ev.hstate != HX_ACTIVE)
+		if (e->ev.hstate != HARNESS_EV_ACTIVE)
 			break;
 		if (ptr == target) {
 			hx_stop(e);
@@ -83,9 +83,9 @@ static bool fill_normal_to_12k(struct hx_event *e)
  */
 static bool fill_snapshot_to_4k(struct hx_event *e)
 {
-	for (long n = 0; n < 100000 && !hirq.full_irqs; n++)
+	for (long n = 0; n < 100000 && !hx_irq.full_irqs; n++)
 		hx_run(0, 1, NULL, 0);
-	ASSERT_EQ(hirq.full_irqs, 1);
+	ASSERT_EQ(hx_irq.full_irqs, 1);
 	hx_stop(e);
 	if (e->rb.aux_head != 4 * KiB || e->rb.aux_wakeup != 0) {
 		fprintf(stderr, "  aux_head %lu, aux_wakeup %lu: wanted 4KiB and 0\n",
@@ -105,10 +105,10 @@ struct hx_event *aux_remap_wakeup_at_head(bool snapshot)
 {
 	struct hx_event *e;
 
-	if (harness_load())
+	if (hx_load())
 		return NULL;
 	e = open_running(0, snapshot ? 2 : 4, snapshot);
-	if (!e || e->ev.hstate != HX_ACTIVE)
+	if (!e || e->ev.hstate != HARNESS_EV_ACTIVE)
 		return NULL;
 	if (snapshot ? !fill_snapshot_to_4k(e) : !fill_normal_to_12k(e))
 		return NULL;
@@ -133,11 +133,7 @@ struct hx_event *aux_remap_wakeup_at_head(bool snapshot)
 /* The overflow the base driver makes here, as the shim reports it */
 bool aux_pad_overflow_reported(void)
 {
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
-		if (strstr(spe.violations[i],
-			   "driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer"))
-			return true;
-	return false;
+	return violation_seen(AUX_PAD_OVERFLOW);
 }
 
 static bool wakeup_at_head_case(bool snapshot)
@@ -147,7 +143,7 @@ static bool wakeup_at_head_case(bool snapshot)
 	ASSERT_TRUE(e);
 	ASSERT_CLEAN();
 	/* the whole new area but the byte CIRC_SPACE keeps is programmed */
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_EQ(unit_off(0, SPE_PMBPTR, e), 4 * KiB);
@@ -155,26 +151,20 @@ static bool wakeup_at_head_case(bool snapshot)
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	/* and it goes on as usual */
 	hx_run(0, 6L * 2 * OPS_PER_PAGE, e, 500);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
-static bool test_pad_remap_wakeup_at_head(void)
+TEST(pad_remap_wakeup_at_head, .flags = T_PATCHED)
 {
 	return wakeup_at_head_case(false);
 }
 
-static bool test_pad_snapshot_remap_wakeup_at_head(void)
+TEST(pad_snapshot_remap_wakeup_at_head, .flags = T_PATCHED)
 {
 	return wakeup_at_head_case(true);
 }
-
-const struct harness_test aux_tests[] = {
-	{ "pad_remap_wakeup_at_head", test_pad_remap_wakeup_at_head, T_PATCHED },
-	{ "pad_snapshot_remap_wakeup_at_head", test_pad_snapshot_remap_wakeup_at_head, T_PATCHED },
-	{ NULL },
-};

@@ -6,39 +6,35 @@
  */
 #include "tests.h"
 
-#define BUF_PAGES	4
+#define BUF_PAGES	FX_PAGES	/* the area of the FX_RUNNING event */
 
-static bool test_probe(void)
+TEST(probe, .fixture = FX_CLEAN)
 {
-	ASSERT_EQ(harness_load(), 0);
 	ASSERT_TRUE(harness_pmu != NULL);
 	ASSERT_TRUE(hx_show_cap("count_size") != NULL);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("min_interval"), "256\n"));
-	/* every CPU was reset and left idle (R93a) */
+	/* probe reset every CPU and left it idle: PMBLIMITR_EL1.E clear */
 	for (int cpu = 0; cpu < 4; cpu++)
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_kpti_refuses_probe(void)
+TEST(kpti_refuses_probe)
 {
 	harness_kpti = true;
-	ASSERT_NE(harness_load(), 0);
+	ASSERT_NE(hx_load(), 0);
 	ASSERT_TRUE(harness_pmu == NULL);
 	ASSERT_CLEAN();
 	return true;
 }
 
-static bool test_start_stop(void)
+TEST(start_stop, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_TRUE(spe_peek(0, SPE_PMSCR) & PMSCR_EL1_E0SPE);
 	hx_run(0, 20 * PERIOD, NULL, 0);
@@ -47,14 +43,12 @@ static bool test_start_stop(void)
 	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
 	ASSERT_TRUE(spe.nr_records >= 15);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	/* and again: restart the same event */
 	ASSERT_EQ(hx_enable(e, 0), 0);
 	hx_run(0, 20 * PERIOD, NULL, 0);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
@@ -63,12 +57,11 @@ static bool test_start_stop(void)
  * fails and leaves nothing sampling (a normal-mode event; discard mode
  * needs no area, features.c).
  */
-static bool test_add_without_aux_area(void)
+TEST(add_without_aux_area, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
 	e = hx_open(1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_enable(e, 1), -EINVAL);
@@ -76,70 +69,57 @@ static bool test_add_without_aux_area(void)
 	ASSERT_EQ(spe_peek(1, SPE_PMSCR), 0);
 	hx_run(1, 10 * PERIOD, NULL, 0);
 	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	hx_close(e);
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_buffer_full_reprogram(void)
+TEST(buffer_full_reprogram, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 
-	ASSERT_EQ(harness_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* the perf tool drains the buffer often: profiling never stops */
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, e, 2000);
-	ASSERT_TRUE(hirq.full_irqs >= 4);
-	ASSERT_EQ(hirq.storms, 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(hx_irq.full_irqs >= 4);
+	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_wrap(void)
+TEST(wrap, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	unsigned long size = BUF_PAGES * PAGE_SIZE;
 
-	ASSERT_EQ(harness_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	hx_run(0, 10L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
 	/* aux_head went round the buffer at least twice */
 	ASSERT_TRUE(e->rb.aux_head > 2 * size);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_snapshot(void)
+TEST(snapshot, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	unsigned long size = BUF_PAGES * PAGE_SIZE;
 	uintptr_t base;
 	struct spe_record *last = NULL;
 
-	ASSERT_EQ(harness_load(), 0);
 	e = open_running(0, BUF_PAGES, true);
 	ASSERT_TRUE(e);
 	base = (uintptr_t)e->rb.aux_base;
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	/* snapshot mode programs half the buffer at a time */
-	ASSERT_TRUE(hirq.full_irqs >= 6);
-	ASSERT_EQ(hirq.storms, 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(hx_irq.full_irqs >= 6);
+	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_disable(e);
 	ASSERT_TRUE(e->rb.nr_recs > 0);
 	ASSERT_TRUE(e->rb.recs[e->rb.nr_recs - 1].flags & PERF_AUX_FLAG_OVERWRITE);
@@ -149,39 +129,32 @@ static bool test_snapshot(void)
 	ASSERT_TRUE(last);
 	/* aux_head is where the newest record ends */
 	ASSERT_EQ(e->rb.aux_head % size, (last->addr + last->len - base) % size);
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_truncation(void)
+TEST(truncation, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 
-	ASSERT_EQ(harness_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* nobody reads the buffer: it fills, the event must stop, flagged */
 	hx_run(0, 4L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_TRUE(e->ev.hstate != HX_ACTIVE ||
+	ASSERT_TRUE(e->ev.hstate != HARNESS_EV_ACTIVE ||
 		    (e->ev.hw.state & PERF_HES_STOPPED));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_spurious_irq(void)
+TEST(spurious_irq)
 {
 	struct hx_event *e;
 	u64 writes;
 	irqreturn_t ret;
 
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, NULL, 0);
@@ -189,7 +162,7 @@ static bool test_spurious_irq(void)
 	writes = spe.stats.writes;
 	harness_cur_cpu = 0;
 	spe_context_sync(0);
-	ret = arm_spe_pmu_irq_handler_for_tests(0);
+	ret = harness_driver_irq_handler(0);
 	spe_context_sync(0);
 	ASSERT_EQ(ret, IRQ_NONE);
 	ASSERT_EQ(spe.stats.writes, writes);
@@ -198,18 +171,15 @@ static bool test_spurious_irq(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
-static bool test_stop_with_irq_pending(void)
+TEST(stop_with_irq_pending, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	long n;
 
-	ASSERT_EQ(harness_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	/* interrupts masked: the buffer fills, PMBIRQ stays pending */
 	hx_set_irqs_masked(0, true);
 	for (n = 0; n < 4L * BUF_PAGES * OPS_PER_PAGE && !spe_irq_level(0); n++)
@@ -219,7 +189,7 @@ static bool test_stop_with_irq_pending(void)
 	hx_disable(e);
 	hx_set_irqs_masked(0, false);
 	hx_deliver(0);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	ASSERT_FALSE(spe_irq_level(0));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_TRUE(hx_check_data(e));
@@ -228,16 +198,13 @@ static bool test_stop_with_irq_pending(void)
 	hx_run(0, 10 * PERIOD, e, 1000);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_per_task_migrate(void)
+TEST(per_task_migrate, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
 	e = open_running(-1, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	for (int i = 0; i < 6; i++) {
@@ -249,40 +216,32 @@ static bool test_per_task_migrate(void)
 		hx_run(cpu, BUF_PAGES * OPS_PER_PAGE, e, 1000);
 		hx_disable(e);	/* context switch out */
 	}
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_cpu_offline_online(void)
+TEST(cpu_offline_online, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 
-	ASSERT_EQ(harness_load(), 0);
-	harness_cpu_offline(2);
+	hx_cpu_offline(2);
 	ASSERT_FALSE(spe_peek(2, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	harness_cpu_online(2);
+	hx_cpu_online(2);
 	e = open_running(2, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(2, 3L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_collision_flag(void)
+TEST(collision_flag, .fixture = FX_RUNNING)
 {
-	struct hx_event *e;
+	struct hx_event *e = fx->event;
 	bool seen = false;
 
-	ASSERT_EQ(harness_load(), 0);
-	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e);
 	spe_inject_collision(0);
 	hx_run(0, 2L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
@@ -290,47 +249,23 @@ static bool test_collision_flag(void)
 		seen |= e->rb.recs[i].flags & PERF_AUX_FLAG_COLLISION;
 	ASSERT_TRUE(seen);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_kernel_samples(void)
+TEST(kernel_samples)
 {
 	struct hx_event *e;
 
 	/* the workload runs at EL1: E1SPE selects, records flow the same */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	spe.el = 1;
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 3L * BUF_PAGES * OPS_PER_PAGE, e, 1000);
 	hx_disable(e);
-	ASSERT_TRUE(hirq.full_irqs >= 2);
+	ASSERT_TRUE(hx_irq.full_irqs >= 2);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
-
-const struct harness_test basic_tests[] = {
-	/* Kick the tyres */
-	{ "probe", test_probe },
-	{ "kpti_refuses_probe", test_kpti_refuses_probe },
-	{ "start_stop", test_start_stop },
-	{ "add_without_aux_area", test_add_without_aux_area },
-	/* The buffer-full interrupt path */
-	{ "buffer_full_reprogram", test_buffer_full_reprogram },
-	{ "wrap", test_wrap },
-	{ "snapshot", test_snapshot },
-	{ "truncation", test_truncation },
-	{ "collision_flag", test_collision_flag },
-	{ "kernel_samples", test_kernel_samples },
-	/* Interrupt corner cases */
-	{ "spurious_irq", test_spurious_irq },
-	{ "stop_with_irq_pending", test_stop_with_irq_pending },
-	/* Scheduling and hotplug */
-	{ "per_task_migrate", test_per_task_migrate },
-	{ "cpu_offline_online", test_cpu_offline_online },
-	{ NULL },
-};

@@ -13,10 +13,37 @@ bool harness_clean(const char *who)
 	return false;
 }
 
+/* The violations not kept as text, so no reader takes the list as whole */
+static void report_unkept(void)
+{
+	if (spe.nr_violations > SPE_MAX_VIOLATIONS)
+		fprintf(stderr, "    ... and %d more violation(s), not kept (SPE_MAX_VIOLATIONS %d)\n",
+			spe.nr_violations - SPE_MAX_VIOLATIONS, SPE_MAX_VIOLATIONS);
+	if (spe.nr_ignored_lost)
+		fprintf(stderr, "    ... and %d more ignored write(s), not kept (SPE_MAX_IGNORED %d)\n",
+			spe.nr_ignored_lost, SPE_MAX_IGNORED);
+}
+
 void harness_print_violations(void)
 {
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
 		fprintf(stderr, "    %s\n", spe.violations[i]);
+	report_unkept();
+}
+
+/* The first kept violation that contains @needle, or NULL */
+const char *violation_text(const char *needle)
+{
+	for (int i = 0; i < spe.nr_violations && i < SPE_MAX_VIOLATIONS; i++)
+		if (strstr(spe.violations[i], needle))
+			return spe.violations[i];
+	report_unkept();
+	return NULL;
+}
+
+bool violation_seen(const char *needle)
+{
+	return violation_text(needle) != NULL;
 }
 
 struct hx_event *open_running(int cpu, int pages, bool snapshot)
@@ -41,7 +68,10 @@ struct hx_event *open_running(int cpu, int pages, bool snapshot)
 	return e;
 }
 
-/* After a fatal event: sampling off, buffer off, no syndrome left (1b) */
+/*
+ * After a fatal event: sampling off, buffer off, no syndrome left (the
+ * buffer disabled before PMBSR_EL1 is cleared)
+ */
 bool handler_left_unit_quiet(int cpu)
 {
 	return !(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&
@@ -49,35 +79,17 @@ bool handler_left_unit_quiet(int cpu)
 	       !spe_peek(cpu, SPE_PMSCR);
 }
 
-bool ignored_write_in(const char *fn, enum spe_reg reg)
+/* The first kept write to @reg the mode ignored, made in @fn, or NULL */
+const struct spe_access *ignored_write(const char *fn, enum spe_reg reg)
 {
 	for (int i = 0; i < spe.nr_ignored; i++)
 		if (spe.ignored[i].reg == reg && !strcmp(spe.ignored[i].fn, fn))
-			return true;
-	return false;
+			return &spe.ignored[i];
+	report_unkept();
+	return NULL;
 }
 
-/* Line of the first line containing @needle inside function @fn */
-int driver_line_of(const char *fn, const char *needle)
+bool ignored_write_in(const char *fn, enum spe_reg reg)
 {
-	FILE *f = fopen(harness_driver_path, "r");
-	char line[512];
-	int n = 0, in = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		if (!in && strstr(line, fn) && strchr(line, '(') && line[0] != '\t' &&
-		    !strchr(line, ';'))
-			in = 1;
-		else if (in && line[0] == '}')
-			in = 0;
-		else if (in && strstr(line, needle)) {
-			fclose(f);
-			return n;
-		}
-	}
-	fclose(f);
-	return -1;
+	return ignored_write(fn, reg) != NULL;
 }

@@ -11,7 +11,7 @@
 
 #include "tests.h"
 
-#define BUF_PAGES	4
+#define BUF_PAGES	FX_PAGES	/* the area of the FX_RUNNING event */
 
 /* PMSFCR_EL1 fields of the optional filters, where the revision names them */
 #ifdef PMSFCR_EL1_Bm
@@ -58,7 +58,7 @@ static bool discarding(int cpu)
  * ignored while E && !S) does not apply in Discard mode; DEN0154 SFDXJJ
  * (ignored while E) does.  Clearing E is never ignored.
  */
-static bool test_model_discard_rules(void)
+TEST(model_discard_rules)
 {
 	u64 lim = FIELD_PREP(PMBLIMITR_EL1_FM, PMBLIMITR_EL1_FM_DISCARD) |
 		  PMBLIMITR_EL1_E;
@@ -93,14 +93,13 @@ static bool test_model_discard_rules(void)
 }
 
 /* An event with discard=1 opens and runs with no AUX area; nothing is written */
-static bool test_discard_no_aux_area(void)
+TEST(discard_no_aux_area, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	u64 ptr;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	/* the unit is SPEv1p2: the driver offers the term */
 	ASSERT_TRUE(hx_show_format("discard") != NULL);
 	e = open_discard(0, &err);
@@ -109,7 +108,7 @@ static bool test_discard_no_aux_area(void)
 	ptr = spe_peek(0, SPE_PMBPTR);
 	/* no mmap of an AUX area: add() starts it all the same */
 	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(discarding(0));
 	ASSERT_TRUE(spe_peek(0, SPE_PMSCR) & PMSCR_EL1_E0SPE);
@@ -120,13 +119,11 @@ static bool test_discard_no_aux_area(void)
 	/* nothing reached memory, the pointer never moved, no interrupt */
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), ptr);
-	ASSERT_EQ(hirq.entries, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
 	ASSERT_EQ(spe.stats.full_events, 0);
 	hx_disable(e);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
@@ -136,14 +133,13 @@ static bool test_discard_no_aux_area(void)
  * do).  The interval counter is saved and reloaded; no sample is taken
  * while stopped.
  */
-static bool test_discard_start_stop(void)
+TEST(discard_start_stop, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	u64 before, icr;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(-1, &err);
 	ASSERT_TRUE(e);
 	for (int cpu = 0; cpu < 3; cpu++) {
@@ -175,9 +171,7 @@ static bool test_discard_start_stop(void)
 		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
 	}
 	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hirq.entries, 0);
-	ASSERT_CLEAN();
-	harness_unload();
+	ASSERT_EQ(hx_irq.entries, 0);
 	return true;
 }
 
@@ -187,21 +181,20 @@ static bool test_discard_start_stop(void)
  * apply (no buffer-size event).  A normal event on another CPU at the
  * same time does write, so the model is not simply idle.
  */
-static bool test_discard_aux_area_untouched(void)
+TEST(discard_aux_area_untouched, .fixture = FX_CLEAN)
 {
 	struct hx_event *d, *n;
 	const unsigned char *p;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	d = open_discard(0, &err);
 	ASSERT_TRUE(d);
 	ASSERT_EQ(hx_mmap_aux(d, BUF_PAGES, false), 0);
 	spe_refuse_next_enable(0);
 	ASSERT_EQ(hx_enable(d, 0), 0);
 	n = open_running(1, BUF_PAGES, false);
-	ASSERT_TRUE(n && n->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(n && n->ev.hstate == HARNESS_EV_ACTIVE);
 	for (int i = 0; i < 6; i++) {
 		hx_run(0, BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 		hx_run(1, BUF_PAGES * OPS_PER_PAGE, n, 1000);
@@ -221,8 +214,6 @@ static bool test_discard_aux_area_untouched(void)
 	for (size_t i = 0; i < spe.nr_records; i++)
 		ASSERT_EQ(spe.records[i].cpu, 1);
 	ASSERT_TRUE(hx_check_data(n));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
@@ -232,7 +223,7 @@ static bool test_discard_aux_area_untouched(void)
  * would refuse any buffer; a spurious PMBIRQ is not claimed and writes
  * nothing.
  */
-static bool test_discard_no_irq_storm(void)
+TEST(discard_no_irq_storm)
 {
 	struct hx_event *e;
 	u64 writes;
@@ -240,8 +231,8 @@ static bool test_discard_no_irq_storm(void)
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0001);	/* 4 KiB: below 2 pages */
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	ASSERT_EQ(hx_load(), 0);
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(2, &err);
 	ASSERT_TRUE(e);
 	spe_refuse_next_enable(2);
@@ -254,30 +245,30 @@ static bool test_discard_no_irq_storm(void)
 	writes = spe.stats.writes;
 	harness_cur_cpu = 2;
 	spe_context_sync(2);
-	ASSERT_EQ(arm_spe_pmu_irq_handler_for_tests(2), IRQ_NONE);
+	ASSERT_EQ(harness_driver_irq_handler(2), IRQ_NONE);
 	spe_context_sync(2);
 	harness_cur_cpu = 0;
 	ASSERT_EQ(spe.stats.writes, writes);
 	ASSERT_TRUE(discarding(2));
-	ASSERT_EQ(hirq.entries, 0);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_EQ(spe.stats.size_events, 0);
 	hx_disable(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
 /* caps/max_buff_size limits what is written; a discard AUX area may be larger */
-static bool test_discard_ignores_max_buff_size(void)
+TEST(discard_ignores_max_buff_size, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 	int err;
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_DISCARD, "driver has no discard mode");
+	ASSERT_EQ(hx_load(), 0);
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
@@ -293,7 +284,7 @@ static bool test_discard_ignores_max_buff_size(void)
 	ASSERT_EQ(e->rb.nr_recs, 0);
 	ASSERT_EQ(spe.nr_records, 0);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -302,7 +293,7 @@ static bool test_discard_ignores_max_buff_size(void)
  * the driver with a write of all ones (the RES0 bits are RAZ/WI); an
  * event or inverse event filter on a RES0 bit is refused.
  */
-static bool test_caps_event_filter(void)
+TEST(caps_event_filter, .fixture = FX_CLEAN)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	const char *cap;
@@ -310,7 +301,6 @@ static bool test_caps_event_filter(void)
 	char want[32];
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
 	cap = hx_show_cap("event_filter");
 	SKIP_NO_FEATURE(!cap, "driver has no caps/event_filter");
 	snprintf(want, sizeof(want), "0x%llx\n",
@@ -339,8 +329,6 @@ static bool test_caps_event_filter(void)
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
@@ -349,7 +337,7 @@ static bool test_caps_event_filter(void)
  * programmed on a unit that has it, hidden and refused on one that does
  * not (the model flags PMSFCR_EL1 bits of filters it lacks).
  */
-static bool test_filters_eft(void)
+TEST(filters_eft)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	static const char *const terms[] = {
@@ -360,8 +348,8 @@ static bool test_filters_eft(void)
 	int err;
 
 	spe_set_features(true, false);
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
+	ASSERT_EQ(hx_load(), 0);
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
 	SKIP_NO_FEATURE(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
 	attr.type = harness_pmu->type;
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
@@ -376,18 +364,18 @@ static bool test_filters_eft(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 
 	/* the same request on a unit without FEAT_SPE_EFT */
-	harness_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	hx_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(hx_show_format("branch_filter_mask") == NULL);
 	ASSERT_TRUE(hx_show_format("branch_filter") != NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
 	ASSERT_EQ(err, -EOPNOTSUPP);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
@@ -397,15 +385,15 @@ static bool test_filters_eft(void)
  * kept.  Without the feature the term is hidden, refused, and
  * PMSDSFR_EL1 (UNDEFINED then) is never touched.
  */
-static bool test_filters_fds(void)
+TEST(filters_fds)
 {
 	struct perf_event_attr attr = { .sample_period = PERIOD };
 	struct hx_event *e;
 	int err;
 
 	spe_set_features(false, true);
-	ASSERT_EQ(harness_load(), 0);
-	SKIP_UNLESS_DRIVER(HX_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
+	ASSERT_EQ(hx_load(), 0);
+	SKIP_UNLESS_DRIVER(HARNESS_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
 	SKIP_NO_FEATURE(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_set_format(&attr, "inv_data_src_filter", 0xf0));
@@ -420,39 +408,24 @@ static bool test_filters_fds(void)
 	hx_close(e);
 	/* no term: no filtering */
 	e = open_running(1, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_EQ(spe_peek(1, SPE_PMSDSFR), ~0ULL);
 	ASSERT_FALSE(spe_peek(1, SPE_PMSFCR) & FCR_FDS);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 
-	harness_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	hx_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(hx_show_format("inv_data_src_filter") == NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
 	ASSERT_EQ(err, -EOPNOTSUPP);
 	e = open_running(0, BUF_PAGES, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
-
-const struct harness_test feature_tests[] = {
-	/* Discard mode */
-	{ "model_discard_rules", test_model_discard_rules },
-	{ "discard_no_aux_area", test_discard_no_aux_area },
-	{ "discard_start_stop", test_discard_start_stop },
-	{ "discard_aux_area_untouched", test_discard_aux_area_untouched },
-	{ "discard_no_irq_storm", test_discard_no_irq_storm },
-	{ "discard_ignores_max_buff_size", test_discard_ignores_max_buff_size, T_PATCHED },
-	/* Filters */
-	{ "caps_event_filter", test_caps_event_filter },
-	{ "filters_eft", test_filters_eft },
-	{ "filters_fds", test_filters_fds },
-	{ NULL },
-};

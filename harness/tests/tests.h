@@ -4,33 +4,58 @@
 
 #include <stdio.h>
 
-#include "perf.h"
+#include "hx.h"
+#include "driver.h"
 
 /* What a test is about, so the runner knows where it applies */
 #define T_ANY		0
 #define T_PATCHED	1	/* behaviour the series adds: skipped on the base */
 #define T_BASE		2	/* an expectation about the unpatched base */
 
-struct harness_test {
-	const char *name;
-	bool (*fn)(void);
-	unsigned int flags;
+/* What the runner sets up before a test and checks and undoes after it */
+enum hx_fixture_kind {
+	FX_NONE,	/* the test loads and unloads the driver itself */
+	FX_CLEAN,	/* hx_load() == 0 before; ASSERT_CLEAN(), hx_unload() after */
+	FX_RUNNING,	/* FX_CLEAN, and fx->event running on CPU0 (open_running()
+			   with FX_PAGES pages, normal mode) */
+};
+#define FX_PAGES	4
+
+struct hx_fixture {
+	struct hx_event *event;		/* FX_RUNNING */
 };
 
-extern const struct harness_test basic_tests[], fault_tests[], vmif_tests[],
-	base_tests[], feature_tests[], aux_tests[];
+struct harness_test {
+	const char *name;
+	bool (*fn)(struct hx_fixture *fx);
+	unsigned int flags;		/* T_* */
+	enum hx_fixture_kind fixture;
+};
+
+/*
+ * TEST(name[, .flags = T_..., .fixture = FX_...]) { body }
+ * defines test_<name>() and registers it with the runner before main()
+ * (a constructor); the body returns true on success and sees @fx.
+ */
+#define TEST(tname, ...)						\
+	static bool test_##tname(struct hx_fixture *fx);		\
+	static const struct harness_test test_desc_##tname = {		\
+		.name = #tname, .fn = test_##tname, ##__VA_ARGS__	\
+	};								\
+	__attribute__((constructor)) static void test_reg_##tname(void) \
+	{								\
+		harness_register_test(&test_desc_##tname);		\
+	}								\
+	static bool test_##tname(struct hx_fixture *fx)
+
+void harness_register_test(const struct harness_test *t);
+extern const struct harness_test **harness_tests;
+extern int harness_nr_tests;
+
 extern bool harness_verbose;
 extern bool harness_skipped;
 extern const char *harness_skip_reason;
 
-/*
- * Features of the driver under test, found by feature tests on its
- * source in main.c (never by kernel version).
- */
-#define HX_DRV_DISCARD		(1u << 0)	/* discard=1, PMBLIMITR_EL1.FM */
-#define HX_DRV_EFT		(1u << 1)	/* FEAT_SPE_EFT filters */
-#define HX_DRV_FDS		(1u << 2)	/* FEAT_SPE_FDS, config4 */
-extern const unsigned int harness_driver_features;
 
 /* The scenario does not apply to this mode: report it as skipped */
 #define SKIP_IF(cond)							\
@@ -85,6 +110,8 @@ extern bool harness_tree_patched;
 
 bool harness_clean(const char *who);
 void harness_print_violations(void);
+bool violation_seen(const char *needle);
+const char *violation_text(const char *needle);
 
 /* shared helpers (tests/common.c) */
 #define PERIOD		256
@@ -92,11 +119,12 @@ void harness_print_violations(void);
 struct hx_event *open_running(int cpu, int pages, bool snapshot);
 bool handler_left_unit_quiet(int cpu);
 bool ignored_write_in(const char *fn, enum spe_reg reg);
-int driver_line_of(const char *fn, const char *needle);
-extern const char *harness_driver_path;
-irqreturn_t arm_spe_pmu_irq_handler_for_tests(int cpu);
+const struct spe_access *ignored_write(const char *fn, enum spe_reg reg);
 /* tests/aux.c: a new AUX area whose first session starts at the wakeup */
 struct hx_event *aux_remap_wakeup_at_head(bool snapshot);
 bool aux_pad_overflow_reported(void);
+/* what the model reports when the base pads past the end of that area */
+#define AUX_PAD_OVERFLOW \
+	"driver memset() of 8191 bytes at offset 4096 of a 8192-byte AUX buffer"
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SPE VM interface (SPEC 1c) and the handler rules the series adds
- * (1b): MaxBuffSize decode and caps/max_buff_size, the per-CPU minimum,
+ * The SPE VM interface (MaxBuffSize, caps/max_buff_size, the
+ * buffer-size event) and the handler rules the series adds (disable the
+ * buffer before clearing PMBSR_EL1): MaxBuffSize decode and caps/max_buff_size, the per-CPU minimum,
  * setup_aux refusing what can never work, the buffer-size event, and
  * what lets the v2 handler ignore an interrupt with no AUX handle: no
  * sequence of the driver's own leaves one pending.
@@ -22,10 +23,11 @@ static bool cap_is(const char *want)
 	return true;
 }
 
-static bool test_caps_max_buff_size_decode(void)
+TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 {
 	static const struct { u16 field; const char *bytes; } cases[] = {
-		{ 0x0000, "0\n" },		/* no limit (R26) */
+		/* 0: no limit (spe-rules: maxbuffsize) */
+		{ 0x0000, "0\n" },
 		{ 0x0001, "4096\n" },
 		{ 0x0100, "1048576\n" },
 		{ 0x01ff, "2093056\n" },	/* 2 MiB - 4 KiB */
@@ -38,59 +40,56 @@ static bool test_caps_max_buff_size_decode(void)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		harness_reset(4, spe.mode, spe.visibility);
+		hx_reset(4, spe.mode, spe.visibility);
 		for (int cpu = 0; cpu < 4; cpu++)
 			spe_set_max_buff_size(cpu, cases[i].field);
-		ASSERT_EQ(harness_load(), 0);
+		ASSERT_EQ(hx_load(), 0);
 		if (!cap_is(cases[i].bytes)) {
 			fprintf(stderr, "  MaxBuffSize 0x%04x\n", cases[i].field);
 			return false;
 		}
 		ASSERT_CLEAN();
-		harness_unload();
+		hx_unload();
 	}
 	return true;
 }
 
-static bool test_caps_smallest_cpu_wins(void)
+TEST(caps_smallest_cpu_wins, .flags = T_PATCHED)
 {
 	spe_set_max_buff_size(0, 0x0400);	/* 4 MiB */
 	spe_set_max_buff_size(1, 0x0100);	/* 1 MiB */
 	spe_set_max_buff_size(2, 0x0000);	/* no limit: does not count */
 	spe_set_max_buff_size(3, 0x0200);	/* 2 MiB */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	ASSERT_TRUE(cap_is("1048576\n"));
 	/* a vCPU comes online later with a smaller limit */
-	harness_cpu_offline(3);
+	hx_cpu_offline(3);
 	spe_set_max_buff_size(3, 0x0080);	/* 512 KiB */
-	harness_cpu_online(3);
+	hx_cpu_online(3);
 	ASSERT_TRUE(cap_is("524288\n"));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
-static bool test_caps_unchanged(void)
+TEST(caps_unchanged, .flags = T_PATCHED, .fixture = FX_CLEAN)
 {
-	ASSERT_EQ(harness_load(), 0);
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("min_interval"), "256\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("arch_inst"), "1\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("ernd"), "0\n"));
 	ASSERT_TRUE(cap_is("0\n"));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
-static bool test_setup_aux_refusal(void)
+TEST(setup_aux_refusal, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 	int err;
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	for (int snap = 0; snap < 2; snap++) {
 		e = hx_open(0, 0, PERIOD, &err);
 		ASSERT_TRUE(e);
@@ -109,45 +108,45 @@ static bool test_setup_aux_refusal(void)
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
 	hx_close(e);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 
 	/* a limit one page short of 2 MiB: 2 MiB is refused, 1 MiB is not */
-	harness_reset(4, spe.mode, spe.visibility);
+	hx_reset(4, spe.mode, spe.visibility);
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x01ff);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
 	ASSERT_EQ(hx_mmap_aux(e, 256, false), 0);
 	hx_close(e);
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
 static bool size_event_handled(struct hx_event *e, int cpu)
 {
-	ASSERT_TRUE(hirq.entries >= 1);
-	ASSERT_EQ(hirq.storms, 0);
+	ASSERT_TRUE(hx_irq.entries >= 1);
+	ASSERT_EQ(hx_irq.storms, 0);
 	ASSERT_FALSE(spe_irq_level(cpu));
 	ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	/* TRUNCATED reaches userspace and the core disables the event */
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
-	ASSERT_TRUE(e->ev.hstate != HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate != HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(hx_log_count("err") >= 1);
 	return true;
 }
 
-static bool test_size_event_below_limit(void)
+TEST(size_event_below_limit, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
 	for (int cpu = 0; cpu < 4; cpu++)
 		spe_set_max_buff_size(cpu, 0x0400);	/* 4 MiB */
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	/* the hypervisor cannot pin this buffer although it fits the hint */
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);
@@ -165,24 +164,23 @@ static bool test_size_event_below_limit(void)
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
 
-static bool test_size_event_above_limit(void)
+TEST(size_event_above_limit, .flags = T_PATCHED, .fixture = FX_CLEAN)
 {
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(harness_load(), 0);
 	/* per-task event, 2 MiB AUX mapped while no CPU had a limit */
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
 	ASSERT_EQ(hx_mmap_aux(e, 512, false), 0);
 	/* then a vCPU with a 512 KiB limit comes online; the task runs there */
-	harness_cpu_offline(1);
+	hx_cpu_offline(1);
 	spe_set_max_buff_size(1, 0x0080);
-	harness_cpu_online(1);
+	hx_cpu_online(1);
 	hx_enable(e, 1);
 	hx_run(1, 10 * PERIOD, e, 1000);
 	ASSERT_TRUE(size_event_handled(e, 1));
@@ -190,35 +188,29 @@ static bool test_size_event_above_limit(void)
 	ASSERT_TRUE(hx_log_has("err", " 1048576 "));
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_CLEAN();
-	harness_unload();
 	return true;
 }
 
 /*
- * The oracle of model/perf.c: PMBIRQ taken with PMBSR_EL1.S set and no
- * AUX handle on the CPU is reported, whatever the driver then does (the
+ * The oracle of hx_deliver() (api/hx.c): PMBIRQ taken with PMBSR_EL1.S
+ * set and no AUX handle on the CPU is reported, whatever the driver then does (the
  * v2 driver returns IRQ_NONE there and the line storms; v1 acknowledged
  * it).  A pending event poked into an idle CPU is the only way to get
  * there, so the violation is the point of this test.
  */
-static bool test_model_no_handle_oracle(void)
+TEST(model_no_handle_oracle)
 {
-	bool seen = false;
-
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	spe_poke(3, SPE_PMBSR, PMBSR_EL1_S |
 		 FIELD_PREP(PMBSR_EL1_BUF_BSC_MASK, PMBSR_EL1_BUF_BSC_FULL));
 	hx_deliver(3);
-	for (int i = 0; i < spe.nr_violations && i < 32; i++)
-		seen |= !!strstr(spe.violations[i], "no-handle management event");
-	ASSERT_TRUE(seen);
+	ASSERT_TRUE(violation_seen("no-handle management event"));
 	/* the violation was the point; leave the CPU as the driver would */
 	spe_poke(3, SPE_PMBSR, 0);
 	hx_set_irqs_masked(3, false);
 	spe.nr_violations = 0;
-	hirq.storms = 0;
-	harness_unload();
+	hx_irq.storms = 0;
+	hx_unload();
 	ASSERT_CLEAN();
 	return true;
 }
@@ -248,12 +240,12 @@ static void take_irq(int cpu)
 /* Start the event again after a sequence, however the core left it */
 static bool rerun(struct hx_event *e, int cpu)
 {
-	if (e->ev.hstate != HX_ACTIVE) {
+	if (e->ev.hstate != HARNESS_EV_ACTIVE) {
 		ASSERT_EQ(hx_enable(e, cpu), 0);
 	} else if (e->ev.hw.state & PERF_HES_STOPPED) {
 		hx_start(e, PERF_EF_RELOAD);
 	}
-	ASSERT_TRUE(e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	hx_run(e->ev.oncpu, 2L * 4 * OPS_PER_PAGE, e, 1000);
 	return true;
@@ -261,11 +253,11 @@ static bool rerun(struct hx_event *e, int cpu)
 
 static bool step_clean(const char *what)
 {
-	if (!spe.nr_violations && !hirq.none && !hirq.storms)
+	if (!spe.nr_violations && !hx_irq.none && !hx_irq.storms)
 		return true;
 	fprintf(stderr, "  after %s: %d violation(s), %llu IRQ_NONE, %llu storm(s)\n",
-		what, spe.nr_violations, (unsigned long long)hirq.none,
-		(unsigned long long)hirq.storms);
+		what, spe.nr_violations, (unsigned long long)hx_irq.none,
+		(unsigned long long)hx_irq.storms);
 	harness_print_violations();
 	return false;
 }
@@ -284,7 +276,7 @@ static bool seq_stop_start(enum spe_fault kind, bool fault, bool size)
 	struct hx_event *e;
 
 	e = open_running(0, 4, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	if (size) {
 		/* the hypervisor refuses the buffer start() enables */
 		hx_stop(e);
@@ -312,7 +304,7 @@ static bool seq_del(enum spe_fault kind, bool fault, bool unmap)
 	struct hx_event *e;
 
 	e = open_running(1, 4, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	if (fault)
 		spe_inject_fault(1, kind, 10, 0);
 	ASSERT_TRUE(run_until_pending(1, e));
@@ -338,7 +330,7 @@ static bool seq_migrate(void)
 	struct hx_event *e;
 
 	e = open_running(-1, 4, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE && e->ev.oncpu == 0);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE && e->ev.oncpu == 0);
 	ASSERT_TRUE(run_until_pending(0, e));
 	hx_disable(e);
 	ASSERT_EQ(hx_enable(e, 2), 0);
@@ -356,7 +348,7 @@ static bool seq_truncation(void)
 	struct hx_event *e;
 
 	e = open_running(2, 2, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	/* no consumer: the handler cannot restart and stops the event */
 	for (int i = 0; i < 4; i++) {
 		if (!run_until_pending(2, NULL))
@@ -377,12 +369,12 @@ static bool seq_hotplug(void)
 	struct hx_event *e;
 
 	e = open_running(3, 4, false);
-	ASSERT_TRUE(e && e->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(run_until_pending(3, e));
 	hx_disable(e);
-	harness_cpu_offline(3);
+	hx_cpu_offline(3);
 	spe_set_max_buff_size(3, 0x0100);
-	harness_cpu_online(3);
+	hx_cpu_online(3);
 	take_irq(3);
 	ASSERT_FALSE(spe_irq_level(3));
 	ASSERT_TRUE(rerun(e, 3));
@@ -391,9 +383,9 @@ static bool seq_hotplug(void)
 }
 
 /*
- * Discard mode runs with no AUX handle.  The unit raises no management
- * event there (R104), the hypervisor checks no window; an event left by
- * a normal-mode event on the same CPU is acknowledged when that one is
+ * Discard mode runs with no AUX handle.  The unit raises no management event
+ * there (spe-rules: discard-mode), the hypervisor checks no window; an event
+ * left by a normal-mode event on the same CPU is acknowledged when that one is
  * removed, before the discard-mode event starts.
  */
 static bool seq_discard(void)
@@ -410,7 +402,7 @@ static bool seq_discard(void)
 	ASSERT_TRUE(d);
 	/* a normal event with a buffer-full pending, then the discard one */
 	n = open_running(2, 4, false);
-	ASSERT_TRUE(n && n->ev.hstate == HX_ACTIVE);
+	ASSERT_TRUE(n && n->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(run_until_pending(2, n));
 	hx_disable(n);
 	ASSERT_EQ(hx_enable(d, 2), 0);
@@ -445,10 +437,10 @@ static bool seq_discard(void)
  * arrives with no AUX handle: no sequence the driver can reach leaves a
  * management event pending (PMBSR_EL1.S set) on a CPU with no handle.
  * Each sequence gets an event pending with PMBIRQ masked, then does what
- * the perf core may do first; the no-handle oracle of model/perf.c
+ * the perf core may do first; the no-handle oracle of api/hx.c
  * watches every delivery, and no delivery may be left unclaimed.
  */
-static bool test_no_handle_event_unreachable(void)
+TEST(no_handle_event_unreachable)
 {
 	static const struct {
 		const char *what;
@@ -468,57 +460,45 @@ static bool test_no_handle_event_unreachable(void)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(seqs); i++) {
-		harness_reset(4, spe.mode, spe.visibility);
-		ASSERT_EQ(harness_load(), 0);
+		hx_reset(4, spe.mode, spe.visibility);
+		ASSERT_EQ(hx_load(), 0);
 		STEP(seqs[i].what, seqs[i].fn(seqs[i].kind, seqs[i].a, seqs[i].b));
-		harness_unload();
+		hx_unload();
 		STEP(seqs[i].what, true);
 	}
-	harness_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	hx_reset(4, spe.mode, spe.visibility);
+	ASSERT_EQ(hx_load(), 0);
 	STEP("per-task event moved, buffer-full pending", seq_migrate());
 	STEP("truncation with PMBIRQ masked", seq_truncation());
 	STEP("CPU offline/online, buffer-full pending", seq_hotplug());
-	if (harness_driver_features & HX_DRV_DISCARD)
+	if (harness_driver_features & HARNESS_DRV_DISCARD)
 		STEP("discard-mode event after a pending event", seq_discard());
-	harness_unload();
+	hx_unload();
 	ASSERT_CLEAN();
 	return true;
 }
 
 /*
- * SPEC 1b keeps the isb() after re-enabling in the handler: profiling
+ * The series' handler (disable the buffer before clearing PMBSR_EL1)
+ * keeps the isb() after re-enabling: profiling
  * resumes inside the handler, not only at the exception return, so
  * kernel samples are not lost in between.  Observable only with the
  * visibility assumption (without it every write lands at once).
  */
-static bool test_handler_resumes_before_eret(void)
+TEST(handler_resumes_before_eret, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
 	SKIP_IF(!spe.visibility);
-	ASSERT_EQ(harness_load(), 0);
+	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 6L * 4 * OPS_PER_PAGE, e, 2000);
-	ASSERT_TRUE(hirq.full_irqs >= 4);
-	ASSERT_EQ(hirq.resumed_in_handler, hirq.full_irqs);
+	ASSERT_TRUE(hx_irq.full_irqs >= 4);
+	ASSERT_EQ(hx_irq.resumed_in_handler, hx_irq.full_irqs);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
-	harness_unload();
+	hx_unload();
 	return true;
 }
-
-const struct harness_test vmif_tests[] = {
-	{ "handler_resumes_before_eret", test_handler_resumes_before_eret, T_PATCHED },
-	{ "caps_max_buff_size_decode", test_caps_max_buff_size_decode, T_PATCHED },
-	{ "caps_smallest_cpu_wins", test_caps_smallest_cpu_wins, T_PATCHED },
-	{ "caps_unchanged", test_caps_unchanged, T_PATCHED },
-	{ "setup_aux_refusal", test_setup_aux_refusal, T_PATCHED },
-	{ "size_event_below_limit", test_size_event_below_limit, T_PATCHED },
-	{ "size_event_above_limit", test_size_event_above_limit, T_PATCHED },
-	{ "model_no_handle_oracle", test_model_no_handle_oracle },
-	{ "no_handle_event_unreachable", test_no_handle_event_unreachable },
-	{ NULL },
-};

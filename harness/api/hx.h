@@ -1,42 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The perf core as the driver sees it, driven by the tests: event life
- * cycle, the AUX ring buffer, CPU hotplug and the level-triggered PMBIRQ.
+ * The test API (api/hx.c): the perf core's event life cycle, the perf
+ * tool's consumer, the level-triggered PMBIRQ and CPU hotplug, driven by
+ * tests and the fuzzer, and the oracles they check.
  */
-#ifndef HARNESS_PERF_H
-#define HARNESS_PERF_H
+#ifndef HARNESS_HX_H
+#define HARNESS_HX_H
 
 #include "harness_kernel.h"
+#include "aux.h"
+#include "shim.h"
 
 /* Handler entries in one delivery without the level dropping: a storm */
-#define HARNESS_STORM_BOUND	16
-
-enum hx_state { HX_OFF, HX_ACTIVE, HX_ERROR };
-
-struct aux_rec {
-	unsigned long offset, size;
-	u64 flags;
-};
-
-struct perf_buffer {
-	struct perf_event *event;
-	void *aux_base;
-	void **aux_pages;
-	int aux_nr_pages;
-	bool aux_overwrite;
-	void *aux_priv;
-	unsigned long aux_head, aux_wakeup, aux_watermark;
-	unsigned long user_aux_head, user_aux_tail;
-	int aux_nest, aux_refcount, aux_mmap_count;
-	struct aux_rec *recs;
-	int nr_recs, cap_recs, consumed_recs;
-	int wakeups;
-	u64 all_flags;
-	/* consumer */
-	size_t first_record;	/* spe.records index when the area was mapped */
-	unsigned char *seen;	/* indexed by record sequence number */
-	size_t seen_cap;
-};
+#define HX_STORM_BOUND		16
 
 struct hx_event {
 	struct perf_event ev;
@@ -45,7 +21,7 @@ struct hx_event {
 	int last_err;
 };
 
-struct harness_irq_stats {
+struct hx_irq_stats {
 	u64 entries, none, storms;
 	/* bench: accesses made by handler entries that serviced a buffer full */
 	u64 full_irqs, reads, writes, isbs, drains, trapped;
@@ -53,16 +29,13 @@ struct harness_irq_stats {
 	u64 resumed_in_handler;
 };
 
-extern struct harness_irq_stats hirq;
-extern struct pmu *harness_pmu;
-extern int (*harness_module_init)(void);
-extern void (*harness_module_exit)(void);
+extern struct hx_irq_stats hx_irq;
 
-void harness_reset(int nr_cpus, enum spe_mode mode, bool visibility);
-int harness_load(void);			/* module_init + probe */
-void harness_unload(void);
-void harness_cpu_online(int cpu);
-void harness_cpu_offline(int cpu);
+void hx_reset(int nr_cpus, enum spe_mode mode, bool visibility);
+int hx_load(void);			/* module_init + probe */
+void hx_unload(void);
+void hx_cpu_online(int cpu);
+void hx_cpu_offline(int cpu);
 
 struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err);
 struct hx_event *hx_open_attr(int cpu, const struct perf_event_attr *attr, int *err);
