@@ -65,4 +65,4 @@ clean:
 
 # Per-interrupt cost of the base and patched driver in the model
 bench:
-	@$(MAKE) -s -C harness bench
+	@scripts/harness.sh bench

@@ -15,7 +15,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-TREE=${TREE:-$HERE/../build/linux}
+: "${TREE:?TREE is not set: the kernel tree (scripts/lib.sh: ktree)}"
 O=${O:-$HERE/../build/harness}
 rc=0
 mkdir -p "$O"

@@ -4,9 +4,8 @@
 # hypervisor model, see harness/README "Fuzzing".  RESULT lines come
 # from harness/fuzz/run-bounded.sh only.  FUZZ_SECONDS per base (20 by
 # default: the corpus under build/ grows from run to run;
-# make -C harness fuzz-long for a campaign).
+# scripts/harness.sh fuzz-long for a campaign).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-t=$(ktree)
-FUZZ_SECONDS=${FUZZ_SECONDS:-20} WORK=$WORK BASE_TAG=$BASE_TAG TREE=$t \
-	O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/fuzz/run-bounded.sh"
+harness_env
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} exec "$ROOT/harness/fuzz/run-bounded.sh"

@@ -4,5 +4,5 @@
 # modes) and of the base (caught under den0154), see harness/README.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-t=$(ktree)
-WORK=$WORK BASE_TAG=$BASE_TAG TREE=$t O=$BUILD/harness-$(basename "$(series_dir "$t")") "$ROOT/harness/run.sh"
+harness_env
+exec "$ROOT/harness/run.sh"

@@ -218,6 +218,14 @@ checkout() {
 
 kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
 
+# harness_env: what harness/ takes from the environment: the tree, its two
+# revisions and an output folder per series.
+harness_env() {
+	TREE=$(ktree)
+	O=$BUILD/harness-$(basename "$(series_dir "$TREE")")
+	export TREE O WORK BASE_TAG
+}
+
 # image_path work|base: where scripts/build.sh puts that Image.
 image_path() {
 	local n

@@ -11,7 +11,7 @@
 #   fuzz_summary LOG      sets RUNS, COV, FT, REPRO from a libFuzzer log
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-TREE=${TREE:-$HERE/../build/linux}
+: "${TREE:?TREE is not set: the kernel tree (scripts/lib.sh: ktree)}"
 O=${O:-$HERE/../build/harness}
 mkdir -p "$O"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The bounded fuzzing run of 'make check': build the fuzzer for $WORK
-# (or REV; TREE, default build/linux) and fuzz it for FUZZ_SECONDS
+# (or REV) of TREE and fuzz it for FUZZ_SECONDS
 # (default 55) on the corpus kept in $O/$WORK/fuzz/corpus.  One RESULT
 # line; a missing WORK or revision is a failure.
 set -u

@@ -5,7 +5,7 @@
 # or a missing revision is an error.
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-TREE=${TREE:-$HERE/../build/linux}
+: "${TREE:?TREE is not set: the kernel tree (scripts/lib.sh: ktree)}"
 O=${O:-$HERE/../build/harness}
 : "${WORK:?WORK is not set: the revision carrying the series}"
 : "${BASE_TAG:?BASE_TAG is not set: the unpatched revision}"
