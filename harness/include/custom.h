@@ -122,7 +122,7 @@ void *harness_devm_zalloc(size_t size);
 char *devm_kasprintf(struct device *dev, gfp_t gfp, const char *fmt, ...);
 void *vmap(struct page **pages, unsigned int count, unsigned long flags, int prot);
 /*
- * In the driver's own compilation unit (main.c and fuzz/fuzz.c define
+ * In the driver's own compilation unit (driver.c defines
  * HARNESS_DRIVER_CU before #including it), memset() is bounds-checked
  * against the AUX areas: arm_spe_pmu_pad_buf() writing past the end of
  * the vmap()ed buffer is a reported violation, not only an ASan abort.
