@@ -126,7 +126,7 @@ static void run(const char *name)
 }
 
 
-/* The built-in SPE check (was qemu/tests/spe-init.c) */
+/* The built-in SPE check */
 
 static int read_file(const char *path, char *buf, size_t len)
 {
