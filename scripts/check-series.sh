@@ -13,8 +13,8 @@
 # A patch's result is kept under build/cache/series-<folder>/, keyed by
 # the base commit, that patch and every patch before it, the project's
 # scripts and the tools' versions: a patch whose key has passed before
-# is not built again, and its RESULT line says so.  Failures are never
-# kept.
+# is not built again, and its RESULT line says so ("kept").  Failures are
+# never kept.
 #
 # Prints a table and RESULT lines; exits non-zero if any check failed.
 set -euo pipefail
@@ -82,7 +82,7 @@ fi
 
 # Cache keys: k[0] for the base, k[i] for patch i (1-based).
 declare -a k
-k[0]=$( (git -C "$t" rev-parse "$BASE_TAG"; tool_key; echo "$SPARSE_CF") | sha1sum | cut -c1-40)
+k[0]=$( (git -C "$t" rev-parse "$BASE_TAG"; tool_key check-series.sh kconfig.sh; echo "$SPARSE_CF") | sha1sum | cut -c1-40)
 for i in "${!patches[@]}"; do
 	k[i + 1]=$( (echo "${k[i]}"; cat "${patches[i]}") | sha1sum | cut -c1-40)
 done
@@ -93,7 +93,7 @@ done
 
 printf '%-70s %-10s %-8s %-6s\n' patch checkpatch warn-d builds >"$log/table"
 for ((i = 0; i < first; i++)); do
-	sed -n 's/^RESULT pass \(.*\)/RESULT pass \1 (unchanged since it passed)/p' "$cache/${k[i + 1]}"
+	sed -n "s/^RESULT pass \(.*\)/RESULT pass \1 $KEPT/p" "$cache/${k[i + 1]}"
 	sed -n 's/^TABLE //p' "$cache/${k[i + 1]}" >>"$log/table"
 done
 

@@ -24,7 +24,8 @@ log=$BUILD/check-v6.16
 # Everything the verdict depends on; the same inputs are not checked
 # twice (lib.sh: cached).
 if [ -z "${V616_RUN:-}" ]; then
-	key=$( (tool_key; git -C "$t73" rev-parse base 2>/dev/null || true
+	key=$( (tool_key check-v6.16.sh check-export.sh export.sh apply.sh cover.sh
+		git -C "$t73" rev-parse base 2>/dev/null || true
 		cat "$d"/* "$ROOT"/series/7.3/*
 		if [ -d "$files" ]; then find "$files" -type f | sort | xargs cat; fi) |
 		sha1sum | cut -c1-40)

@@ -247,10 +247,13 @@ need_image() {
 	echo "$img"
 }
 
-# Inputs every cached result depends on: the project's scripts and
-# configuration, and the tools' versions.
+# tool_key SCRIPT...: what a kept result depends on besides its own
+# inputs: the scripts that made it (names relative to scripts/; lib.sh
+# always), the kernel configuration fragment and the tools' versions.
 tool_key() {
-	(cat "$ROOT"/scripts/*.sh "$ROOT"/config/qemu.config
+	local s
+	(for s in lib.sh "$@"; do cat "$ROOT/scripts/$s"; done
+	 cat "$ROOT/config/qemu.config"
 	 "${CROSS_COMPILE}gcc" --version | head -n1
 	 sparse --version 2>/dev/null || true) | sha1sum | cut -c1-16
 }
@@ -291,20 +294,22 @@ result() { echo "RESULT $1 $2"; }
 
 # cached NAME KEY COMMAND...: run a check whose verdict depends on nothing
 # but KEY (a hash of all its inputs).  When it passed with that key
-# before, print its RESULT lines again, marked as such, instead of
-# running it.  Only a run with no failure and no skip is kept.
+# before, print its RESULT lines again, marked "(kept: inputs
+# unchanged)", instead of running it; a skip stays a skip.  Only a run
+# that exited 0 with no failure is kept.
+KEPT="(kept: inputs unchanged)"
 cached() {
 	local f=$BUILD/cache/$1.$2 rc=0
 	shift 2
 	if [ -f "$f" ]; then
-		sed 's/$/ (unchanged since it passed)/' "$f"
+		sed "s/\$/ $KEPT/" "$f"
 		return 0
 	fi
 	mkdir -p "$BUILD/cache"
 	"$@" >"$f.out" 2>&1 || rc=$?
 	cat "$f.out"
 	if [ $rc = 0 ] && grep -q '^RESULT pass ' "$f.out" &&
-	   ! grep -q '^RESULT \(fail\|skip\) ' "$f.out"; then
+	   ! grep -q '^RESULT fail ' "$f.out"; then
 		grep '^RESULT ' "$f.out" >"$f"
 	fi
 	rm -f "$f.out"
