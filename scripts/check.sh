@@ -16,7 +16,8 @@ T0=$(date +%s)
 
 # stage NAME COMMAND...: run a stage, keep its output in build/stage-NAME.log
 # and its RESULT/TIME lines in the check log. A stage that exits non-zero
-# without a failing RESULT is a failure too.
+# without a failing RESULT is a failure too, and so is a test stage (all
+# but setup, base and apply) that reports nothing.
 stage() {
 	local name=$1 t0 rc=0
 	shift
@@ -27,6 +28,13 @@ stage() {
 	if [ $rc != 0 ] && ! grep -q '^RESULT fail ' "$BUILD/stage-$name.log"; then
 		echo "RESULT fail stage $name: exit status $rc (see build/stage-$name.log)" | tee -a "$log"
 		tail -n 20 "$BUILD/stage-$name.log"
+	elif [ $rc = 0 ] && ! grep -q '^RESULT ' "$BUILD/stage-$name.log"; then
+		case "${name##*-}" in
+		setup | base | apply) ;;
+		*)
+			echo "RESULT fail stage $name: no result reported (see build/stage-$name.log)" | tee -a "$log"
+			rc=1 ;;
+		esac
 	fi
 	echo "TIME $name $(($(date +%s) - t0))s" | tee -a "$log"
 	return $rc
