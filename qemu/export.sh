@@ -10,13 +10,12 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
+. "$HERE/../scripts/lib.sh"
 GIT=$BUILD/qemu-git
 OUT=$HERE/patches
 
-[ -d "$GIT/.git" ] || { echo "error: no $GIT; run qemu/build.sh first" >&2; exit 1; }
-git -C "$GIT" diff --quiet HEAD -- || { echo "error: uncommitted changes in $GIT" >&2; exit 1; }
+[ -d "$GIT/.git" ] || die "no $GIT; run qemu/build.sh first"
+git -C "$GIT" diff --quiet HEAD -- || die "uncommitted changes in $GIT"
 
 rm -f "$OUT"/*.patch
 git -C "$GIT" format-patch -q --no-signature --zero-commit -N \
@@ -28,7 +27,4 @@ git -C "$GIT" format-patch -q --no-signature --zero-commit -N \
 cat "$OUT/series"
 
 # Record the stamp build.sh would compute, so it does not re-apply.
-(
-	cd "$OUT"
-	grep -v '^[[:space:]]*\(#\|$\)' series | while read -r p; do sha1sum "$p"; done
-) | sha1sum | cut -d' ' -f1 > "$GIT/.git/spe-series-stamp"
+series_fingerprint "$OUT" >"$GIT/.git/spe-series-stamp"
