@@ -14,13 +14,17 @@ test, and list the tests that catch it.
                              declared equivalent and caught; skip: n/a or
                              equivalent, with the reason), the score last
   DRY=1 mutate.py ...        only say which mutations apply
+  JOBS=n mutate.py ...       mutants built and run n at a time, each in its
+                             own build directory (default 2)
 TREE (or a TREE argument), WORK (or a REV argument) and BASE_TAG are
 required, as scripts/lib.sh sets them; a missing one is an error.
 
 The unmutated revision is prepared and built once and must pass every
 test; each mutant then replaces the driver copy in that build directory,
 so only driver.o (driver.c is the one unit that #includes the driver) is
-rebuilt and the runner relinked.
+rebuilt and the runner relinked.  With JOBS=n there are n such build
+directories ($O/mut/0, $O/mut/1, ...), prepared side by side, and n
+mutants in flight; the lines still come in catalogue order.
 
 Each mutation has alternatives, tried in order; the first whose steps all
 match is applied.  A step is a regular expression and its replacement,
@@ -35,10 +39,12 @@ Prints one line per mutation and, last,
   mutation score: killed/total (equivalent: names)
 where total counts the applicable mutations not marked equivalent."""
 import os
+import queue
 import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
@@ -50,6 +56,10 @@ if not TREE:
 if not REV or not BASE:
     sys.exit('mutate.py: WORK (or a REV argument) and BASE_TAG must name the revisions')
 ONLY = os.environ.get('ONLY', '')
+try:
+    JOBS = max(1, int(os.environ.get('JOBS', '2')))
+except ValueError:
+    sys.exit('mutate.py: JOBS must be a number')
 O = os.path.join(os.environ.get('O', os.path.join(HERE, '..', 'build', 'harness')), 'mut')
 DRV = 'drivers/perf/arm_spe_pmu.c'
 HDR = 'drivers/perf/arm_spe_pmu.h'
@@ -414,9 +424,9 @@ class Harness:
     prepare step, which would touch .prepared and so rebuild every object,
     from running again."""
 
-    def __init__(self, src):
-        self.rev = os.path.join(O, 'src')
-        self.build = os.path.join(O, 'build')
+    def __init__(self, src, k):
+        self.rev = os.path.join(O, str(k), 'src')
+        self.build = os.path.join(O, str(k), 'build')
         self.out = os.path.join(self.build, 'src')
         for f, t in src.items():
             os.makedirs(os.path.dirname(os.path.join(self.rev, f)), exist_ok=True)
@@ -466,7 +476,10 @@ def main():
     results = os.environ.get('RESULTS', '') not in ('', '0') or '--results' in sys.argv
     dry = os.environ.get('DRY', '') not in ('', '0')
     t0 = time.time()
-    src = {f: show(REV, f) for f in FILES}
+    try:
+        src = {f: show(REV, f) for f in FILES}
+    except subprocess.CalledProcessError:
+        sys.exit(f'mutate.py: no revision {REV} (or no {DRV} in it) in {TREE}')
     # the driver's private header, where the revision has one
     try:
         src[HDR] = show(REV, HDR)
@@ -476,18 +489,38 @@ def main():
         base = show(BASE, DRV)
     except subprocess.CalledProcessError:
         sys.exit(f'mutate.py: no revision {BASE} in {TREE}')
-    h = Harness(src)
+    pool = [Harness(src, k) for k in range(JOBS)]
+    free = queue.Queue()
+    for h in pool:
+        free.put(h)
+    ex = ThreadPoolExecutor(max_workers=JOBS)
     if not dry:
-        err = h.prepare() or h.load(src[DRV])
-        ref_failed, ref_n = ([], 0) if err else h.run('ref', False)
+        # every build directory prepared and built at once, the reference
+        # run in the first (the others hold the same build)
+        errs = list(ex.map(lambda h: h.prepare() or h.load(src[DRV]), pool))
+        err = next((e for e in errs if e), None)
+        ref_failed, ref_n = ([], 0) if err else pool[0].run('ref', False)
         if err or ref_failed or not ref_n:
             print(f'RESULT fail mutant/reference (the unmutated {REV} must build and pass: '
                   f'{err or ", ".join(ref_failed) or "no tests ran"})')
             return 1
+
+    def attempt(i, mut, text):
+        """Build and run one mutant in a free build directory."""
+        h = free.get()
+        try:
+            err = h.load(text)
+            if err:
+                return None, err
+            return h.run(f'm{i:02d}', results and not mut['equivalent'])[0], None
+        finally:
+            free.put(h)
+
     killed, total, equiv, survivors, wrong = 0, 0, [], [], []
+    # decide n/a in catalogue order, then run the rest JOBS at a time
+    plan = []
     for i, mut in enumerate(MUTATIONS):
         name = mut['name']
-        tag = 'mutant/' + slug(name)
         if ONLY and ONLY not in name:
             continue
         text, alt = mutate(src[DRV], mut)
@@ -497,6 +530,11 @@ def main():
             why = f'{BASE} has the same code: not the series'
         else:
             why = None
+        fut = None if why or dry else ex.submit(attempt, i, mut, text)
+        plan.append((mut, why, fut))
+    for mut, why, fut in plan:
+        name = mut['name']
+        tag = 'mutant/' + slug(name)
         if why:
             print(f'RESULT skip {tag} (n/a: {why})' if results else
                   f'MUTATION n/a      {name} ({why})')
@@ -504,14 +542,13 @@ def main():
         if dry:
             print(f'MUTATION applies  {name}')
             continue
-        err = h.load(text)
+        failed, err = fut.result()
         if err:
             print(f'RESULT fail {tag} (the mutant does not build)' if results else
                   f'MUTATION BUILD    {name}: the mutant does not build\n{err}')
             survivors.append(name)
             total += 1
             continue
-        failed, _ = h.run(f'm{i:02d}', results and not mut['equivalent'])
         tests = sorted({f.split('/')[1] for f in failed})
         modes = sorted({f.split('/')[0] for f in failed})
         if mut['equivalent']:
@@ -543,11 +580,12 @@ def main():
             elif mut['equivalent']:
                 print(f'    why:   {mut["equivalent"]}')
         sys.stdout.flush()
-    # leave the build directory with the unmutated driver
+    # leave the build directories with the unmutated driver
     if not dry:
-        h.load(src[DRV])
+        list(ex.map(lambda h: h.load(src[DRV]), pool))
+    ex.shutdown()
     print(f'mutation score: {killed}/{total} (equivalent: {", ".join(equiv) or "none"})'
-          f' [{REV}, {time.time() - t0:.0f} s]')
+          f' [{REV}, {JOBS} at a time, {time.time() - t0:.0f} s]')
     if wrong:
         print(f'declared equivalent but caught: {", ".join(wrong)}')
     if survivors:
