@@ -355,7 +355,10 @@ int hx_mmap_aux(struct hx_event *e, int nr_pages, bool snapshot)
 	rb->all_flags = 0;
 	rb->user_aux_tail = rb->aux_head;
 	rb->aux_overwrite = snapshot;
-	rb->aux_watermark = snapshot ? 0 : (unsigned long)nr_pages << (PAGE_SHIFT - 1);
+	/* rb_alloc_aux(): the event's aux_watermark, by default half the area */
+	rb->aux_watermark = snapshot ? 0 : e->ev.attr.aux_watermark ?
+			    e->ev.attr.aux_watermark :
+			    (unsigned long)nr_pages << (PAGE_SHIFT - 1);
 	rb->aux_refcount = 1;
 	rb->aux_mmap_count = 1;
 	rb->first_record = spe.nr_records;

@@ -9,8 +9,13 @@
  *    overwrite mode), emits PERF_RECORD_AUX when there is data or a
  *    flag, and TRUNCATED sets pending_disable;
  *  - pending_disable runs as irq_work (shim/kernel.c): pmu::del(event, 0).
+ * Oracles (spe-rules: aux-unread-data): the unit never writes over data
+ * published and not read yet, the driver never reports more than the
+ * free space it was given, and data is published only once the unit's
+ * writes are complete (I_MLGHW).
  */
 #include "aux.h"
+#include "shim.h"
 
 static void output_wakeup(struct perf_output_handle *h)
 {
@@ -100,6 +105,19 @@ void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 	struct perf_buffer *rb = handle->rb;
 	unsigned long head;
 
+	/* spe-rules: aux-unread-data: no more than the space it was given */
+	if (!rb->aux_overwrite && size > handle->size)
+		spe_violation("spe-rules: aux-unread-data: driver reports %lu bytes of AUX data, more than the %lu bytes of free space perf_aux_output_begin() left",
+			      size, handle->size);
+	/*
+	 * I_MLGHW, spe-rules: psb-drain: data handed to userspace must be in
+	 * memory, which only a PSB CSYNC followed by a DSB guarantees for the
+	 * unit's writes
+	 */
+	if (size && !spe_writes_complete(harness_cur_cpu))
+		spe_violation("I_MLGHW: %lu bytes of AUX data published on CPU%d before a PSB CSYNC and a DSB completed the unit's writes",
+			      size, harness_cur_cpu);
+
 	if (rb->aux_overwrite) {
 		handle->aux_flags |= PERF_AUX_FLAG_OVERWRITE;
 		head = handle->head;
@@ -146,4 +164,40 @@ int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 	handle->head = rb->aux_head;
 	handle->size -= size;
 	return 0;
+}
+
+/*
+ * spe-rules: aux-unread-data: in normal mode the bytes between the
+ * consumer's aux_tail and aux_head are published and not read yet;
+ * nothing may write them (the AUX ABI perf_aux_output_begin() keeps with
+ * handle->size, and the driver with its window).  TRUNCATED does not
+ * excuse it: it says the session ended early, not that data userspace
+ * was given has changed.
+ */
+void aux_check_unit_write(int cpu, uintptr_t addr, size_t len)
+{
+	for (int i = 0; i < HARNESS_MAX_EVENTS; i++) {
+		struct perf_buffer *rb = harness_events[i] ? harness_events[i]->rb : NULL;
+		unsigned long bufsz, unread;
+		uintptr_t base;
+
+		if (!rb || !rb->aux_base || rb->aux_overwrite || !len)
+			continue;
+		base = (uintptr_t)rb->aux_base;
+		bufsz = perf_aux_size(rb);
+		if (addr < base || addr >= base + bufsz)
+			continue;
+		unread = rb->aux_head - rb->user_aux_tail;
+		for (unsigned long b = 0; b < len; b++) {
+			unsigned long off = addr - base + b;
+			unsigned long from_tail = (off - rb->user_aux_tail) & (bufsz - 1);
+
+			if (from_tail < unread) {
+				spe_violation("spe-rules: aux-unread-data: unit on CPU%d writes at offset %lu of a %lu-byte AUX area, over data userspace has not read [%lu, %lu)",
+					      cpu, off, bufsz, rb->user_aux_tail % bufsz,
+					      rb->aux_head % bufsz);
+				return;
+			}
+		}
+	}
 }

@@ -56,6 +56,20 @@ struct spe_cpu {
 	 * synchronisation since
 	 */
 	bool psb_unsynced;
+	/*
+	 * I_MLGHW, spe-rules: read-after-psb: what a direct read of
+	 * PMBPTR_EL1/PMBSR_EL1 returns.  The unit's own (indirect) updates
+	 * reach it only at a context synchronisation event after a PSB CSYNC;
+	 * until then a read may return the older value, and the model returns
+	 * it.  The PE's own direct writes are seen as they land.
+	 */
+	uint64_t pe_ptr, pe_sr;
+	/*
+	 * I_MLGHW, spe-rules: psb-drain: records written to memory, and how
+	 * many of them a PSB CSYNC then a DSB are known to have completed.  A
+	 * PSB CSYNC only starts the writes; the DSB after it waits for them.
+	 */
+	uint64_t nr_written, nr_psb, nr_complete;
 	/* last direct write to PMBPTR, for reports */
 	const char *ptr_fn;
 	int ptr_line;
@@ -283,6 +297,8 @@ void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility)
 		 */
 		cpus[i].r[SPE_PMBPTR] = 0xdead0000;
 		cpus[i].r[SPE_PMBSR] = 0;
+		cpus[i].pe_ptr = cpus[i].r[SPE_PMBPTR];
+		cpus[i].pe_sr = cpus[i].r[SPE_PMBSR];
 	}
 }
 
@@ -435,6 +451,7 @@ static void evaluate(int cpu, bool e_was)
 		if (!e_was && !discard_mode(c) &&
 		    (c->refuse_next || (max && lim - ptr > max))) {
 			c->refuse_next = false;
+			spe.size_event_window = lim - ptr;
 			raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_SIZE, false);
 			spe.stats.size_events++;
 			spe.stats.size_event_cpus |= 1u << cpu;
@@ -518,6 +535,10 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 		spe_violation("spe-rules: reserved-encodings: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
 			      (unsigned long long)val, fn, line);
 	c->r[reg] = val;
+	if (reg == SPE_PMBPTR)
+		c->pe_ptr = val;
+	if (reg == SPE_PMBSR)
+		c->pe_sr = val;
 	if (reg == SPE_PMSCR && sampling_on(c))
 		c->undrained = true;
 }
@@ -550,9 +571,23 @@ static void commit(int cpu)
 	evaluate(cpu, e_was);
 }
 
+/*
+ * A context synchronisation event: the PE's direct reads now observe the
+ * unit's PMBPTR_EL1/PMBSR_EL1 updates that a PSB CSYNC before it
+ * synchronised (I_MLGHW, spe-rules: read-after-psb).
+ */
+static void sync_reads(struct spe_cpu *c)
+{
+	if (c->psb_unsynced) {
+		c->pe_ptr = c->r[SPE_PMBPTR];
+		c->pe_sr = c->r[SPE_PMBSR];
+	}
+	c->psb_unsynced = false;
+}
+
 void spe_context_sync(int cpu)
 {
-	cpus[cpu].psb_unsynced = false;
+	sync_reads(&cpus[cpu]);
 	commit(cpu);
 }
 
@@ -580,6 +615,11 @@ uint64_t spe_read(int cpu, uint32_t enc, const char *fn, int line)
 	for (int i = c->npend - 1; i >= 0; i--)
 		if (c->pend[i].reg == reg)
 			return c->pend[i].val;
+	/* and the unit's updates only once synchronised (I_MLGHW) */
+	if (reg == SPE_PMBPTR)
+		return c->pe_ptr;
+	if (reg == SPE_PMBSR)
+		return c->pe_sr;
 	return c->r[reg];
 }
 
@@ -632,7 +672,7 @@ void spe_isb(int cpu, const char *fn, int line)
 	(void)fn; (void)line;
 	spe.stats.ops++;
 	spe.stats.isbs++;
-	cpus[cpu].psb_unsynced = false;
+	sync_reads(&cpus[cpu]);
 	commit(cpu);
 }
 
@@ -650,6 +690,8 @@ void spe_psb_csync(int cpu, const char *fn, int line)
 	if (cpus[cpu].inflight)
 		write_record(cpu);
 	cpus[cpu].psb_unsynced = true;
+	/* spe-rules: psb-drain: the writes so far are started; a DSB completes them */
+	cpus[cpu].nr_psb = cpus[cpu].nr_written;
 	/*
 	 * I_MLGHW: with sampling off (as the unit sees it) nothing is selected
 	 * after
@@ -663,6 +705,13 @@ void spe_dsb(int cpu, const char *fn, int line)
 	(void)fn; (void)line;
 	spe.stats.ops++;
 	spe.stats.dsbs++;
+	/* I_MLGHW: the writes a PSB CSYNC started have completed */
+	cpus[cpu].nr_complete = cpus[cpu].nr_psb;
+}
+
+bool spe_writes_complete(int cpu)
+{
+	return cpus[cpu].nr_complete == cpus[cpu].nr_written;
 }
 
 bool spe_irq_level(int cpu)
@@ -794,7 +843,9 @@ static void write_record(int cpu)
 		unsigned int part = c->fault_byte < (int)len ? c->fault_byte : 0;
 
 		c->fault_armed = false;
+		aux_check_unit_write(cpu, ptr, part);
 		memcpy((void *)(uintptr_t)ptr, rec, part);
+		c->nr_written += part != 0;
 		/* spe-rules: fault-event: PMBPTR = faulting address */
 		c->r[SPE_PMBPTR] = ptr + part;
 		switch (c->fault_kind) {
@@ -819,7 +870,9 @@ static void write_record(int cpu)
 		}
 		return;
 	}
+	aux_check_unit_write(cpu, ptr, len);
 	memcpy((void *)(uintptr_t)ptr, rec, len);
+	c->nr_written++;
 	if (spe.nr_records == spe.cap_records) {
 		spe.cap_records = spe.cap_records ? spe.cap_records * 2 : 1024;
 		spe.records = realloc(spe.records, spe.cap_records * sizeof(*spe.records));

@@ -99,6 +99,11 @@ struct spe_model {
 	/* every record the unit wrote to memory */
 	struct spe_record *records;
 	size_t nr_records, cap_records;
+	/*
+	 * PMBLIMITR_EL1.LIMIT - PMBPTR_EL1 of the last window refused
+	 * (spe-rules: buffer-size-event)
+	 */
+	uint64_t size_event_window;
 	/* rule violations, as text */
 	char violations[SPE_MAX_VIOLATIONS][SPE_VIOLATION_LEN];
 	int nr_violations;	/* all of them, kept or not */
@@ -121,6 +126,20 @@ void spe_dsb(int cpu, const char *fn, int line);
  * context-sync-events)
  */
 void spe_context_sync(int cpu);
+
+/*
+ * Every record the unit wrote on @cpu is complete in memory: a PSB CSYNC,
+ * then a DSB, since the last one was written (I_MLGHW, spe-rules:
+ * psb-drain)
+ */
+bool spe_writes_complete(int cpu);
+
+/*
+ * Called by the unit before each buffer write; the AUX ring model
+ * (model/aux.c) checks it against the data userspace has not read yet
+ * (spe-rules: aux-unread-data).
+ */
+void aux_check_unit_write(int cpu, uintptr_t addr, size_t len);
 
 /* The level of PMBIRQ (R_TSJRP): PMBSR_EL1.S as the unit sees it */
 bool spe_irq_level(int cpu);
