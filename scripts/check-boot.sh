@@ -8,9 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-t=$(ktree)
-name=$(basename "$(series_dir "$t")")
-tb=$(basename "$t")
+tree_names
 
 image=$(need_image work)
 "$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"

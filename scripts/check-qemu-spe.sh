@@ -13,9 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-t=$(ktree)
-name=$(basename "$(series_dir "$t")")
-tb=$(basename "$t")
+tree_names
 
 image=$(need_image work)
 base=$(need_image base)

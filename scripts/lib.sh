@@ -226,6 +226,15 @@ harness_env() {
 	export TREE O WORK BASE_TAG
 }
 
+# tree_names: t, the patched tree; name, its series folder's name (which
+# names its Images and boots); tb, the tree's own folder name (which names
+# its guest binaries).
+tree_names() {
+	t=$(ktree)
+	name=$(basename "$(series_dir "$t")")
+	tb=$(basename "$t")
+}
+
 # image_path work|base: where scripts/build.sh puts that Image.
 image_path() {
 	local n
