@@ -50,7 +50,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 TREE = ARGS[0] if len(ARGS) > 0 else os.environ.get('TREE')
 REV = ARGS[1] if len(ARGS) > 1 else os.environ.get('WORK')
-BASE = os.environ.get('BASE', os.environ.get('BASE_TAG'))
+BASE = os.environ.get('BASE_TAG')
 if not TREE:
     sys.exit('mutate.py: TREE (or a TREE argument) must name the kernel tree')
 if not REV or not BASE:
