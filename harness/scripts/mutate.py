@@ -6,8 +6,8 @@ test, and list the tests that catch it.
 
   TREE=DIR WORK=rev BASE_TAG=rev mutate.py [--results] [TREE] [REV]
   O=DIR mutate.py ...        build under DIR/mut (default ../build/harness)
-  BASE=rev mutate.py ...     overrides BASE_TAG: the unpatched revision,
-                             for mutations of code the series adds
+  (BASE_TAG is the unpatched revision, for mutations of code the series
+  adds)
   ONLY=substring mutate.py   run the mutations whose name contains it
   RESULTS=1 or --results     one "RESULT pass|fail|skip mutant/<name>" line
                              per mutation (pass: killed; fail: survived, or
