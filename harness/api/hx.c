@@ -48,6 +48,13 @@ void hx_log_dump(void)
 		fprintf(stderr, "    log %s", harness_log.lines[i]);
 }
 
+/* What a hypervisor advertises to every CPU of the machine */
+void hx_set_max_buff_size_all(u16 field)
+{
+	for (int cpu = 0; cpu < spe.nr_cpus; cpu++)
+		spe_set_max_buff_size(cpu, field);
+}
+
 void hx_set_irqs_masked(int cpu, bool masked)
 {
 	harness_irq.masked[cpu] = masked;

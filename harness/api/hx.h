@@ -54,6 +54,7 @@ void hx_check_running(int cpu, const char *when);
 void hx_consume(struct hx_event *e);
 bool hx_check_data(struct hx_event *e);	/* no loss without a flag */
 void hx_set_irqs_masked(int cpu, bool masked);
+void hx_set_max_buff_size_all(u16 field);	/* PMBIDR_EL1.MaxBuffSize, every CPU */
 
 const char *hx_show_cap(const char *name);	/* caps/<name> */
 const char *hx_show_format(const char *name);	/* format/<name> */

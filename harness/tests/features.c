@@ -229,8 +229,7 @@ TEST(discard_no_irq_storm)
 	u64 writes;
 	int err;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0001);	/* 4 KiB: below 2 pages */
+	hx_set_max_buff_size_all(0x0001);	/* 4 KiB: below 2 pages */
 	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(2, &err);
@@ -265,8 +264,7 @@ TEST(discard_ignores_max_buff_size, .flags = T_PATCHED)
 	struct hx_event *e;
 	int err;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
+	hx_set_max_buff_size_all(0x0100);	/* 1 MiB */
 	ASSERT_EQ(hx_load(), 0);
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = hx_open(0, 0, PERIOD, &err);

@@ -65,8 +65,7 @@ TEST(size_event_one_event, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0400);	/* 4 MiB */
+	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
 	ASSERT_EQ(hx_load(), 0);
 	ASSERT_EQ(hx_log_count("err"), 0);
 	spe_refuse_next_enable(0);
@@ -97,8 +96,7 @@ TEST(size_event_window_at_head, .flags = T_PATCHED)
 	char want[32];
 	struct hx_event *e;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0400);	/* 4 MiB */
+	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
 	ASSERT_EQ(hx_load(), 0);
 	e = open_running(0, 8, false);
 	ASSERT_TRUE(e);
@@ -143,8 +141,7 @@ static bool max_buff_size_is(const char *want)
 static int warnings_at_load(u16 field)
 {
 	hx_reset(4, spe.mode, spe.visibility);
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, field);
+	hx_set_max_buff_size_all(field);
 	if (hx_load())
 		return -1;
 	return hx_log_count("warn");

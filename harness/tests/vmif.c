@@ -41,8 +41,7 @@ TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		hx_reset(4, spe.mode, spe.visibility);
-		for (int cpu = 0; cpu < 4; cpu++)
-			spe_set_max_buff_size(cpu, cases[i].field);
+		hx_set_max_buff_size_all(cases[i].field);
 		ASSERT_EQ(hx_load(), 0);
 		if (!cap_is(cases[i].bytes)) {
 			fprintf(stderr, "  MaxBuffSize 0x%04x\n", cases[i].field);
@@ -87,8 +86,7 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 	struct hx_event *e;
 	int err;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0100);	/* 1 MiB */
+	hx_set_max_buff_size_all(0x0100);	/* 1 MiB */
 	ASSERT_EQ(hx_load(), 0);
 	for (int snap = 0; snap < 2; snap++) {
 		e = hx_open(0, 0, PERIOD, &err);
@@ -114,8 +112,7 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 
 	/* a limit one page short of 2 MiB: 2 MiB is refused, 1 MiB is not */
 	hx_reset(4, spe.mode, spe.visibility);
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x01ff);
+	hx_set_max_buff_size_all(0x01ff);
 	ASSERT_EQ(hx_load(), 0);
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
@@ -144,8 +141,7 @@ TEST(size_event_below_limit, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
-	for (int cpu = 0; cpu < 4; cpu++)
-		spe_set_max_buff_size(cpu, 0x0400);	/* 4 MiB */
+	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
 	ASSERT_EQ(hx_load(), 0);
 	/* the hypervisor cannot pin this buffer although it fits the hint */
 	spe_refuse_next_enable(0);
