@@ -275,7 +275,7 @@ void hx_unload(void)
 	harness_module_exit();
 }
 
-static void settle(int cpu)
+void hx_settle(int cpu, const char *when)
 {
 	int save = harness_cur_cpu;
 
@@ -285,7 +285,7 @@ static void settle(int cpu)
 	irq_work_run();
 	harness_cur_cpu = save;
 	hx_deliver(cpu);
-	hx_check_running(cpu, "after a perf core call");
+	hx_check_running(cpu, when);
 }
 
 struct hx_event *hx_open(int cpu, u64 config, u64 period, int *err)
@@ -387,7 +387,7 @@ void hx_munmap_aux(struct hx_event *e)
 		harness_cur_cpu = e->ev.oncpu;
 		e->ev.pmu->stop(&e->ev, PERF_EF_UPDATE);
 		harness_cur_cpu = save;
-		settle(e->ev.oncpu);
+		hx_settle(e->ev.oncpu, "after a perf core call");
 	}
 	hx_consume(e);
 	/* the fuzzer checks for unflagged loss while the data is still there */
@@ -412,7 +412,7 @@ int hx_enable(struct hx_event *e, int cpu)
 	e->ev.oncpu = cpu;
 	e->ev.hstate = ret ? HARNESS_EV_ERROR : HARNESS_EV_ACTIVE;
 	e->last_err = ret;
-	settle(cpu);
+	hx_settle(cpu, "after a perf core call");
 	return ret;
 }
 
@@ -426,7 +426,7 @@ void hx_disable(struct hx_event *e)
 	e->ev.pmu->del(&e->ev, 0);
 	harness_cur_cpu = save;
 	e->ev.hstate = HARNESS_EV_OFF;
-	settle(cpu);
+	hx_settle(cpu, "after a perf core call");
 }
 
 /* perf_event_stop() and restart in place: pmu::stop(UPDATE), pmu::start() */
@@ -439,7 +439,7 @@ void hx_stop(struct hx_event *e)
 	harness_cur_cpu = cpu;
 	e->ev.pmu->stop(&e->ev, PERF_EF_UPDATE);
 	harness_cur_cpu = save;
-	settle(cpu);
+	hx_settle(cpu, "after a perf core call");
 }
 
 void hx_start(struct hx_event *e, int flags)
@@ -451,7 +451,7 @@ void hx_start(struct hx_event *e, int flags)
 	harness_cur_cpu = cpu;
 	e->ev.pmu->start(&e->ev, flags);
 	harness_cur_cpu = save;
-	settle(cpu);
+	hx_settle(cpu, "after a perf core call");
 }
 
 void hx_close(struct hx_event *e)
@@ -479,7 +479,7 @@ void hx_run(int cpu, long nops, struct hx_event *consumer, long every)
 		if (consumer && every && i % every == every - 1)
 			hx_consume(consumer);
 	}
-	settle(cpu);
+	hx_settle(cpu, "after a perf core call");
 }
 
 static void mark_seen(struct perf_buffer *rb, u64 seq)

@@ -49,6 +49,8 @@ void hx_start(struct hx_event *e, int flags);	/* pmu::start(flags) */
 void hx_close(struct hx_event *e);
 void hx_run(int cpu, long nops, struct hx_event *consume_every, long every);
 void hx_deliver(int cpu);			/* take PMBIRQ while it is high */
+/* back to user space on @cpu: exception return, irq_work, pending IRQs */
+void hx_settle(int cpu, const char *when);
 /* oracle: no event left running with sampling on into a disabled buffer */
 void hx_check_running(int cpu, const char *when);
 void hx_consume(struct hx_event *e);

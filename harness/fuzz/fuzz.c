@@ -384,13 +384,7 @@ static void on_cpu(int cpu, void (*fn)(struct hx_event *, int), struct hx_event 
 	harness_cur_cpu = cpu;
 	fn(e, flags);
 	harness_cur_cpu = save;
-	/* back to user space: exception return, irq_work, pending IRQ */
-	spe_context_sync(cpu);
-	harness_cur_cpu = cpu;
-	irq_work_run();
-	harness_cur_cpu = save;
-	hx_deliver(cpu);
-	hx_check_running(cpu, "after pmu::stop/start");
+	hx_settle(cpu, "after pmu::stop/start");
 }
 
 static void do_stop(struct hx_event *e, int flags)

@@ -4,6 +4,19 @@
 
 #include "tests.h"
 
+/* caps/max_buff_size reads @want (an absent entry is a failure, not a crash) */
+bool cap_is(const char *want)
+{
+	const char *got = hx_show_cap("max_buff_size");
+
+	if (!got || strcmp(got, want)) {
+		fprintf(stderr, "  caps/max_buff_size: got '%s', want '%s'\n",
+			got ? got : "(none)", want);
+		return false;
+	}
+	return true;
+}
+
 bool harness_clean(const char *who)
 {
 	if (!spe.nr_violations)

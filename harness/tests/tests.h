@@ -109,6 +109,7 @@ extern bool harness_tree_patched;
 #define ASSERT_CLEAN()		ASSERT_TRUE(harness_clean(__func__))
 
 bool harness_clean(const char *who);
+bool cap_is(const char *want);		/* caps/max_buff_size reads @want */
 void harness_print_violations(void);
 bool violation_seen(const char *needle);
 const char *violation_text(const char *needle);

@@ -11,18 +11,6 @@
 
 #include "tests.h"
 
-static bool cap_is(const char *want)
-{
-	const char *got = hx_show_cap("max_buff_size");
-
-	if (!got || strcmp(got, want)) {
-		fprintf(stderr, "  caps/max_buff_size: got '%s', want '%s'\n",
-			got ? got : "(none)", want);
-		return false;
-	}
-	return true;
-}
-
 TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 {
 	static const struct { u16 field; const char *bytes; } cases[] = {
