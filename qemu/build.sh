@@ -3,56 +3,93 @@
 #
 # Build qemu-system-aarch64 with our emulated SPE (FEAT_SPE) patches.
 #
-#   1. (none: the sources come through the private apt configuration of
-#      scripts/lib.sh, with deb-src entries for the machine's own suites)
-#   2. apt-get source qemu into build/qemu-src (once)
-#   3. keep a git copy of it in build/qemu-git: branch "debian" = pristine
+#   1. apt-get source qemu=$QEMU_DEB (Debian sid) into build/qemu-src,
+#      through a private apt configuration of its own (build/apt-qemu):
+#      sid's deb-src for QEMU, trixie for the meson QEMU 10 needs
+#      (bookworm's 1.0.1 is too old; the meson .deb is only unpacked)
+#   2. keep a git copy of it in build/qemu-git: tag "pristine" = Debian's
 #      source with Debian's own quilt patches applied, branch "spe" = our
 #      series (qemu/patches, in the order of qemu/patches/series) on top
-#   4. configure an aarch64-softmmu-only build in build/qemu and run ninja
+#   3. configure an aarch64-softmmu-only build in build/qemu and run ninja
 #
 # Incremental: nothing is fetched, re-applied or reconfigured when nothing
 # changed; ninja then has nothing to do.
 #
-# Environment: JOBS (default 2), QEMU_SRC_PKG (default qemu),
-# QEMU_FORCE_APPLY=1 to re-apply the series even if it looks unchanged.
+# Environment: JOBS (default 2), QEMU_FORCE_APPLY=1 to re-apply the
+# series even if it looks unchanged.
 
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-SRC=$BUILD/qemu-src
-GIT=$BUILD/qemu-git
-OUT=$BUILD/qemu
 JOBS=${JOBS:-2}
-PKG=${QEMU_SRC_PKG:-qemu}
+MESON_DEB=meson=1.7.0-1
+APTQ=$BUILD/apt-qemu
 
-# papt: apt-get with the project's private configuration (scripts/lib.sh)
+# QEMU_DEB, QEMU_DIR (scripts/lib.sh)
 . "$ROOT/scripts/lib.sh"
+SRC=$QEMU_DIR-src
+GIT=$QEMU_DIR-git
+OUT=$QEMU_DIR
 unset ARCH CROSS_COMPILE	# the kernel's, not QEMU's
 note() { echo "== qemu: $*"; }
 die() { echo "error: qemu: $*" >&2; exit 1; }
 
+# qapt ARGS: apt-get with the private configuration of build/apt-qemu
+qapt() {
+	apt-get -q -o Dir::Etc::SourceList="$APTQ/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$APTQ/lists" \
+		-o Dir::Cache="$APTQ/cache" -o Dir::State::status=/dev/null \
+		-o APT::Sandbox::User=root "$@"
+}
+
+qapt_update() {
+	local k=/usr/share/keyrings/debian-archive-keyring.gpg u=http://deb.debian.org/debian
+	[ -f "$APTQ/updated" ] && return 0
+	mkdir -p "$APTQ/lists/partial" "$APTQ/cache/archives/partial"
+	printf '%s\n' "deb-src [signed-by=$k] $u sid main" \
+		"deb [signed-by=$k] $u trixie main" >"$APTQ/sources.list"
+	qapt update >&2 || die "apt-get update (private lists in $APTQ) failed"
+	touch "$APTQ/updated"
+}
+
 fetch_source() {
-	local d
-	d=$(find "$SRC" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' 2>/dev/null | head -n1)
-	if [ -n "$d" ] && [ -f "$d/VERSION" ]; then
+	local d=$SRC/qemu-${QEMU_VERSION}+ds
+	if [ -f "$d/VERSION" ]; then
 		echo "$d"
 		return
 	fi
 	mkdir -p "$SRC"
-	note "apt-get source $PKG (private apt configuration, build/apt)" >&2
-	papt_update
-	(cd "$SRC" && papt source -qq "$PKG" >&2) || die "apt-get source $PKG failed"
-	d=$(find "$SRC" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' | head -n1)
-	[ -n "$d" ] || die "no unpacked source under $SRC"
+	note "apt-get source qemu=$QEMU_DEB (private apt configuration, $APTQ)" >&2
+	qapt_update
+	(cd "$SRC" && qapt source -qq "qemu=$QEMU_DEB" >&2) || die "apt-get source qemu=$QEMU_DEB failed"
+	[ -f "$d/VERSION" ] || die "no unpacked source at $d"
 	echo "$d"
+}
+
+# QEMU 10 wants meson >= 1.5: unpack trixie's (pure Python) next to the
+# source and put it on PYTHONPATH for configure and ninja.
+fetch_meson() {
+	local m=$BUILD/meson
+	if [ ! -d "$m/usr/lib/python3/dist-packages/mesonbuild" ]; then
+		note "fetching $MESON_DEB (private apt configuration)"
+		qapt_update
+		rm -rf "$m" "$m.deb"
+		mkdir -p "$m.deb"
+		(cd "$m.deb" && qapt download "$MESON_DEB" >&2) || die "cannot download $MESON_DEB"
+		dpkg-deb -x "$m.deb"/meson_*.deb "$m"
+	fi
+	export PYTHONPATH=$m/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 }
 
 # 2./3. Pristine copy as branch "debian"; our series on branch "spe".
 prepare_git() {
 	local d=$1
+	if [ -d "$GIT/.git" ] && ! cmp -s "$d/VERSION" "$GIT/VERSION"; then
+		note "source changed: new git copy"
+		rm -rf "$GIT" "$OUT"
+	fi
 	if [ ! -d "$GIT/.git" ]; then
 		note "creating git copy $GIT"
 		rm -rf "$GIT"
@@ -112,10 +149,11 @@ CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
  --disable-kvm --disable-xen --disable-bpf --disable-libudev --disable-mpath
  --disable-vhost-user --disable-vhost-user-blk-server --disable-vduse-blk-export
  --disable-libvduse --disable-fuse --disable-dbus-display --disable-qom-cast-debug
- --enable-fdt=system"
+ --enable-fdt=system --disable-install-blobs"
 CONF_ARGS=$(echo $CONF_ARGS)
 
 d=$(fetch_source)
+fetch_meson
 prepare_git "$d"
 apply_series
 configure_build

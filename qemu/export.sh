@@ -11,7 +11,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/../scripts/lib.sh"
-GIT=$BUILD/qemu-git
+GIT=$QEMU_DIR-git
 OUT=$HERE/patches
 
 [ -d "$GIT/.git" ] || die "no $GIT; run qemu/build.sh first"

@@ -7,10 +7,12 @@
 #   scripts/boot.sh [options] NAME IMAGE
 #
 #   --qemu debian|spe|PATH  Debian's qemu-system-aarch64 (no SPE; default),
-#                      our build/qemu/qemu-system-aarch64 with emulated SPE
-#                      (qemu/build.sh, "make qemu"), or that binary
+#                      our build/qemu-<version>/qemu-system-aarch64 with
+#                      emulated SPE (qemu/build.sh, "make qemu"), or that binary
 #   --spe PROPS        SPE properties of -cpu max (with --qemu spe), e.g.
-#                      spe-mode=den0154,spe-max-buff-size=1M (qemu/README.md)
+#                      x-spe-mode=den0154,x-spe-max-buff-size=1M
+#                      (qemu/README.md); QEMU's arm_spe_count and
+#                      arm_spe_event trace lines go to qemu.stderr
 #   --test FILE        run FILE in the guest (in /tests, in name order)
 #   --file SRC:DEST    also put SRC at DEST in the initramfs
 #   --storm expect|clean  init's built-in SPE check (guest/init.c)
@@ -29,7 +31,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pack=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
+pack=() trace=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
 while [ $# -gt 2 ]; do
 	case "$1" in
 	--test) pack+=(--test "$2"); shift 2 ;;
@@ -51,7 +53,7 @@ name=$1 image=$2
 [ -f "$image" ] || die "no Image at $image"
 case "$qemu" in
 debian) qemu=/usr/bin/qemu-system-aarch64 ;;
-spe) qemu=$BUILD/qemu/qemu-system-aarch64 ;;
+spe) qemu=$QEMU_DIR/qemu-system-aarch64 ;;
 esac
 [ -x "$qemu" ] || die "no QEMU at $qemu (Debian's: scripts/setup.sh; ours: qemu/build.sh)"
 cpu=max
@@ -59,6 +61,7 @@ if [ -n "$spe" ]; then
 	[ "$qemu" != /usr/bin/qemu-system-aarch64 ] ||
 		die "--spe needs our QEMU (--qemu spe): Debian's has no emulated SPE"
 	cpu="max,spe=on,$spe"
+	trace=(-trace arm_spe_count -trace arm_spe_event)
 fi
 case "$storm" in
 '' | expect | clean) ;;
@@ -78,7 +81,7 @@ note "boot $name: $qemu -M $machine -cpu $cpu, $(basename "$image"), \"$cmd\""
 rc=0
 timeout -k 10 "$timeout" "$qemu" -M "$machine" -cpu "$cpu" -smp 2 -m "$mem" \
 	-nographic -no-reboot -nic none -kernel "$image" -initrd "$out/initramfs.cpio.gz" \
-	-append "$cmd" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
+	"${trace[@]}" -append "$cmd" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 
 if ! grep -q '^==== spe-tests end ====' "$out/console.txt"; then

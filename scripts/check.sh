@@ -63,8 +63,10 @@ check_tree() {
 }
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
-# Once: the parser every boot's results are counted with.
+# Once: the parser every boot's results are counted with, and the
+# emulated SPE's own test (no kernel).
 stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
+stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
 if [ -n "${KSRC:-}" ]; then
 	check_tree ""
 else

@@ -3,6 +3,13 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
+# Our QEMU (qemu/build.sh) is built from this Debian source package (sid).
+# Debian sid lists qemu 1:11.1.x too, but this machine's mirror does not
+# serve its files (404); 10.2.2 is the newest QEMU source it has.
+QEMU_DEB=1:10.2.2+ds-1
+QEMU_VERSION=${QEMU_DEB#*:}
+QEMU_VERSION=${QEMU_VERSION%%+*}
+QEMU_DIR=$BUILD/qemu-$QEMU_VERSION
 # Debian's python3 first: the kernel's scripts (spdxcheck.py, kunit.py) need
 # python3-ply and python3-git from Debian, not another python3 on PATH.
 export PATH=/usr/bin:/bin:$PATH
@@ -140,7 +147,7 @@ series_dir() {
 series_patches() {
 	local d=$1
 	[ -f "$d/series" ] || return 0
-	grep -v '^[[:space:]]*\(#\|$\)' "$d/series" | sed "s|^|$d/|"
+	sed -n "/^[[:space:]]*\(#\|\$\)/!s|^|$d/|p" "$d/series"
 }
 
 # series_fingerprint DIR: what the last application of a folder is
