@@ -10,7 +10,7 @@
 #                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
 #   make rootfs     the Debian arm64 guest with a shell and a full perf
-#                   (build/guest/rootfs-bookworm.cpio.gz; scripts/guest.sh)
+#                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
 #

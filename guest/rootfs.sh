@@ -7,12 +7,12 @@
 #
 #   guest/rootfs.sh
 #
-# Output in build/guest/:
-#   rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
-#   rootfs-bookworm/          the tree it was packed from
-#   sysroot-bookworm/         the same packages and their -dev packages,
-#                             which perf is built against
-#   rootfs-bookworm.packages  the packages in the rootfs, with versions
+# Output in build/guest/ (<tree>: the tree's folder name, e.g. linux-7.3):
+#   <tree>/rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
+#   <tree>/rootfs-bookworm/          the tree it was packed from
+#   <tree>/rootfs-bookworm.packages  its packages, with versions
+#   sysroot-bookworm/                the same packages and their -dev
+#                                    packages, which perf is built against
 # and build/perf-<tree>-full/ (guest/perf-build.sh --sysroot).
 #
 # Packages: config/rootfs-packages, dependencies resolved by apt-get with
@@ -33,9 +33,7 @@ set -euo pipefail
 suite=bookworm
 list=$ROOT/config/rootfs-packages
 out=$BUILD/guest
-root=$out/rootfs-$suite
 sysroot=$out/sysroot-$suite
-img=$out/rootfs-$suite.cpio.gz
 apt=$BUILD/apt-arm64
 
 # aapt ARGS...: apt-get (or apt-cache: aapt -c ARGS) for arm64 only,
@@ -96,6 +94,9 @@ head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
 [ "$head" = "$WORK" ] ||
 	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series'"
 tb=$(basename "$t")
+root=$out/$tb/rootfs-$suite
+img=$root.cpio.gz
+mkdir -p "$out/$tb"
 
 aapt_update
 run_pkgs=$(grep -v '^[[:space:]]*\(#\|$\)' "$list" | grep -v '^dev:') || true
@@ -145,7 +146,7 @@ fi
 
 note "rootfs: $root"
 unpack "$root" <<<"$runtime"
-echo "$runtime" >"$out/rootfs-$suite.packages"
+echo "$runtime" >"$root.packages"
 (
 	cd "$root"
 	# What maintainer scripts and update-alternatives would have made
@@ -156,8 +157,11 @@ echo "$runtime" >"$out/rootfs-$suite.packages"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >etc/group
 	printf 'root:*:19000:0:99999:7:::\n' >etc/shadow
 	echo spe-guest >etc/hostname
-	mkdir -p etc/profile.d
-	printf 'PATH=$PATH:/tests\nPS1='"'"'\\h:\\w\\$ '"'"'\n' >etc/profile.d/spe-guest.sh
+	mkdir -p etc/profile.d root
+	cp usr/share/base-files/profile etc/profile
+	cp usr/share/base-files/dot.profile root/.profile
+	cp usr/share/base-files/dot.bashrc root/.bashrc
+	echo 'PATH=$PATH:/tests' >etc/profile.d/spe-guest.sh
 	: >etc/fstab
 	# Not needed in a guest that lives in RAM
 	rm -rf usr/share/doc usr/share/man usr/share/info usr/share/locale \
