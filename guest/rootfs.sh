@@ -40,7 +40,7 @@ apt=$BUILD/apt-arm64
 # with its own lists and cache and an empty dpkg status
 aapt() {
 	local cmd=apt-get
-	[ "$1" = -c ] && { cmd=apt-cache; shift; }
+	[ "$1" = -c ] && { cmd="apt-cache"; shift; }
 	"$cmd" -q -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
@@ -99,19 +99,19 @@ img=$root.cpio.gz
 mkdir -p "$out/$tb"
 
 aapt_update
-run_pkgs=$(grep -v '^[[:space:]]*\(#\|$\)' "$list" | grep -v '^dev:') || true
-dev_pkgs=$(sed -n 's/^dev://p' "$list")
-runtime=$(resolve $run_pkgs)
-all=$(resolve $run_pkgs $dev_pkgs)
+mapfile -t run_pkgs < <(grep -v '^[[:space:]]*\(#\|$\|dev:\)' "$list")
+mapfile -t dev_pkgs < <(sed -n 's/^dev://p' "$list")
+runtime=$(resolve "${run_pkgs[@]}")
+all=$(resolve "${run_pkgs[@]}" "${dev_pkgs[@]}")
 
-uapi="tools include/uapi arch/arm64/include/uapi"
+uapi=(tools include/uapi arch/arm64/include/uapi)
 key=$({
 	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/perf-build.sh \
 		guest/kselftest-build.sh guest/build.sh scripts/lib.sh \
 		config/rootfs-packages guest/tests/*/*.c)
 	echo "$runtime"; echo "$all"
-	for d in $uapi; do git -C "$t" rev-parse "HEAD:$d"; done
-	git -C "$t" diff HEAD -- $uapi
+	for d in "${uapi[@]}"; do git -C "$t" rev-parse "HEAD:$d"; done
+	git -C "$t" diff HEAD -- "${uapi[@]}"
 	"${CROSS_COMPILE}gcc" --version | head -n1
 } | sha1sum | cut -c1-40)
 if [ -f "$img" ] && [ "$(cat "$img.stamp" 2>/dev/null)" = "$key" ]; then

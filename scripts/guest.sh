@@ -89,7 +89,7 @@ fi
 # CONFIG_BINFMT_SCRIPT
 cmd="$cmd rdinit=/bin/bash -- /init"
 
-q=("$qemu" -M virt,gic-version=3 -cpu "$cpu" -smp "$cpus" -m "$mem"
+q=("$qemu" -M "virt,gic-version=3" -cpu "$cpu" -smp "$cpus" -m "$mem"
 	-nographic -no-reboot -nic none -kernel "$image" -initrd "$initrd" -append "$cmd")
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
