@@ -9,6 +9,8 @@
 #   make image      the patched Image (make base-image: the unpatched one,
 #                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
+#   make rootfs     the Debian arm64 guest with a shell and a full perf
+#                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
 #
@@ -18,7 +20,7 @@
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
-.PHONY: all deps base apply build image base-image images guest qemu test-ktap \
+.PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap \
 	check export bench clean
 
 all: build
@@ -47,6 +49,9 @@ images: image base-image
 
 guest:
 	@guest/build.sh
+
+rootfs:
+	@guest/rootfs.sh
 
 qemu:
 	@qemu/build.sh

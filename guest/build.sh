@@ -19,9 +19,8 @@
 # or perf of the series, is an error: the guest would run something else
 # than the series.
 #
-# Room for more: a Debian arm64 root filesystem for the guest would be
-# another target here (build/guest/rootfs-<suite>), packed by the same
-# initramfs.sh or used as a disk.
+# The Debian arm64 root filesystem with a shell and a full perf is
+# guest/rootfs.sh ("make rootfs").
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest root filesystem: Debian arm64 packages, the perf tool of the
+# tree of BASE built against them, our test programs and the kselftest,
+# packed as an initramfs.  "make rootfs" runs this; scripts/guest.sh boots
+# it.
+#
+#   guest/rootfs.sh
+#
+# Output in build/guest/ (<tree>: the tree's folder name, e.g. linux-7.3):
+#   <tree>/rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
+#   <tree>/rootfs-bookworm/          the tree it was packed from
+#   <tree>/rootfs-bookworm.packages  its packages, with versions
+#   sysroot-bookworm/                the same packages and their -dev
+#                                    packages, which perf is built against
+# and build/perf-<tree>-full/ (guest/perf-build.sh --sysroot).
+#
+# Packages: config/rootfs-packages, dependencies resolved by apt-get with
+# a private arm64-only configuration under build/apt-arm64 (the bookworm
+# entries of lib.sh's papt; the machine gains no foreign architecture and
+# its apt state is not touched), downloaded to build/apt-arm64/debs and
+# unpacked with dpkg-deb (no maintainer scripts run: what they would do
+# that matters here is done below).
+#
+# Rebuilt only when an input changes: this script, rootfs-init, the
+# package list or the versions apt resolves it to, the scripts that build
+# perf and the tests, the tree's tools/ and uapi headers, our test
+# sources, the cross compiler.  ROOTFS_UPDATE=1 fetches the package lists
+# again (otherwise once per build/ folder).
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+suite=bookworm
+list=$ROOT/config/rootfs-packages
+out=$BUILD/guest
+sysroot=$out/sysroot-$suite
+apt=$BUILD/apt-arm64
+
+# aapt ARGS...: apt-get (or apt-cache: aapt -c ARGS) for arm64 only,
+# with its own lists and cache and an empty dpkg status
+aapt() {
+	local cmd=apt-get
+	[ "$1" = -c ] && { cmd="apt-cache"; shift; }
+	"$cmd" -q -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
+}
+aapt_update() {
+	papt_init
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
+	grep "^deb .* $suite\(-[a-z]*\)\? " "$BUILD/apt/sources.list" >"$apt/sources.list.tmp" ||
+		die "no $suite entries in $BUILD/apt/sources.list"
+	mv "$apt/sources.list.tmp" "$apt/sources.list"
+	[ -f "$apt/updated" ] && [ -z "${ROOTFS_UPDATE:-}" ] && return 0
+	aapt update >&2 || die "apt-get update (arm64 lists in $apt) failed"
+	touch "$apt/updated"
+}
+
+# resolve PKG...: "name version" of PKG and everything it depends on
+# (no recommends), as apt would install them on an empty system
+resolve() {
+	aapt -s install --no-install-recommends "$@" >"$apt/resolve.log" 2>&1 || {
+		cat "$apt/resolve.log" >&2
+		die "apt cannot resolve the packages of $list"
+	}
+	sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1 \2/p' "$apt/resolve.log" | LC_ALL=C sort
+}
+
+# deb NAME VERSION: the path of its .deb in the download folder
+deb() { ls "$apt/debs/$1_${2//:/%3a}_"*.deb 2>/dev/null | head -n1; }
+
+# unpack DIR: a merged-/usr tree of the packages ("name version" lines on
+# stdin).  dpkg-deb -x would replace the /bin, /sbin and /lib symlinks
+# with directories, so its data tar goes through tar --keep-directory-symlink.
+unpack() {
+	local d=$1 n v
+	rm -rf "$d"
+	mkdir -p "$d/usr/bin" "$d/usr/sbin" "$d/usr/lib"
+	ln -s usr/bin "$d/bin"
+	ln -s usr/sbin "$d/sbin"
+	ln -s usr/lib "$d/lib"
+	while read -r n v; do
+		dpkg-deb --fsys-tarfile "$(deb "$n" "$v")" |
+			tar -x -C "$d" --keep-directory-symlink --no-same-owner ||
+			die "cannot unpack $n $v"
+	done
+}
+
+t=$(ktree)
+[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
+head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
+[ "$head" = "$WORK" ] ||
+	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series'"
+tb=$(basename "$t")
+root=$out/$tb/rootfs-$suite
+img=$root.cpio.gz
+mkdir -p "$out/$tb"
+
+aapt_update
+mapfile -t run_pkgs < <(grep -v '^[[:space:]]*\(#\|$\|dev:\)' "$list")
+mapfile -t dev_pkgs < <(sed -n 's/^dev://p' "$list")
+runtime=$(resolve "${run_pkgs[@]}")
+all=$(resolve "${run_pkgs[@]}" "${dev_pkgs[@]}")
+
+uapi=(tools include/uapi arch/arm64/include/uapi)
+key=$({
+	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/perf-build.sh \
+		guest/kselftest-build.sh guest/build.sh scripts/lib.sh \
+		config/rootfs-packages guest/tests/*/*.c)
+	echo "$runtime"; echo "$all"
+	for d in "${uapi[@]}"; do git -C "$t" rev-parse "HEAD:$d"; done
+	git -C "$t" diff HEAD -- "${uapi[@]}"
+	"${CROSS_COMPILE}gcc" --version | head -n1
+} | sha1sum | cut -c1-40)
+if [ -f "$img" ] && [ "$(cat "$img.stamp" 2>/dev/null)" = "$key" ]; then
+	note "rootfs: $img, up to date"
+	exit 0
+fi
+rm -f "$img.stamp"
+t0=$(date +%s)
+
+# Download what is missing
+need=()
+while read -r n v; do
+	[ -n "$(deb "$n" "$v")" ] || need+=("$n=$v")
+done <<<"$all"
+if [ ${#need[@]} -gt 0 ]; then
+	note "rootfs: downloading ${#need[@]} arm64 packages"
+	(cd "$apt/debs" && aapt download "${need[@]}" >&2) || die "apt-get download failed"
+fi
+
+# The sysroot, only when its packages changed
+if [ "$(cat "$sysroot.packages" 2>/dev/null)" != "$all" ]; then
+	note "rootfs: sysroot $sysroot"
+	rm -f "$sysroot.packages"
+	unpack "$sysroot" <<<"$all"
+	echo "$all" >"$sysroot.packages"
+fi
+
+# What goes in: perf against the sysroot, our tests, the kselftest
+"$ROOT/guest/perf-build.sh" --sysroot "$sysroot" "$t"
+"$ROOT/guest/build.sh" tests
+"$ROOT/guest/kselftest-build.sh" "$t"
+
+note "rootfs: $root"
+unpack "$root" <<<"$runtime"
+echo "$runtime" >"$root.packages"
+(
+	cd "$root"
+	# What maintainer scripts and update-alternatives would have made
+	ln -sf mawk usr/bin/awk
+	ln -sf /bin/busybox usr/sbin/poweroff
+	ln -sf /bin/busybox usr/sbin/reboot
+	printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >etc/passwd
+	printf 'root:x:0:\nnogroup:x:65534:\n' >etc/group
+	printf 'root:*:19000:0:99999:7:::\n' >etc/shadow
+	echo spe-guest >etc/hostname
+	mkdir -p etc/profile.d root
+	cp usr/share/base-files/profile etc/profile
+	cp usr/share/base-files/dot.profile root/.profile
+	cp usr/share/base-files/dot.bashrc root/.bashrc
+	echo 'PATH=$PATH:/tests' >etc/profile.d/spe-guest.sh
+	: >etc/fstab
+	# Not needed in a guest that lives in RAM
+	rm -rf usr/share/doc usr/share/man usr/share/info usr/share/locale \
+		usr/share/lintian usr/share/bug usr/share/common-licenses
+	mkdir -p root tmp run proc sys dev tests
+	chmod 1777 tmp
+)
+cp -a "$BUILD/perf-$tb-full/install/." "$root/"
+"${CROSS_COMPILE}strip" "$root/usr/bin/perf"
+install -m 0755 "$BUILD/guest/tests/perf-spe-cap" "$BUILD/guest/tests/perf-spe-record" \
+	"$BUILD/kselftest-$tb/arm_spe_buffer" "$root/tests/"
+install -m 0755 "$ROOT/guest/rootfs-init" "$root/init"
+
+# Every library perf needs is in the rootfs
+for l in $("${CROSS_COMPILE}readelf" -d "$root/usr/bin/perf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+	[ -e "$root/usr/lib/aarch64-linux-gnu/$l" ] || die "perf needs $l, which is not in the rootfs"
+done
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$img.tmp"
+mv "$img.tmp" "$img"
+echo "$key" >"$img.stamp"
+note "rootfs: $img ($(du -m "$img" | cut -f1) MB, $(($(date +%s) - t0))s)"

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot an Image on emulated SPE with the Debian guest of guest/rootfs.sh
+# ("make rootfs"): a shell on the console, or one command.
+#
+#   scripts/guest.sh [options]                  interactive shell
+#   scripts/guest.sh [options] -- CMD ARGS...   run CMD, print its output,
+#                                               exit with its exit status
+#
+#   --image FILE      the kernel (default build/images/<BASE>-Image)
+#   --mode MODE       spe-mode: bare (default), den0154 or r24557
+#   --limit SIZE      spe-max-buff-size, e.g. 1M (default: none)
+#   --cpus N          vCPUs (default 2)
+#   --mem SIZE        guest RAM (default 1G)
+#   --spe PROPS       more -cpu properties, e.g. spe-align=2 (qemu/README.md)
+#   --append ARGS     more kernel command line
+#   --qemu FILE       QEMU (default build/qemu/qemu-system-aarch64, "make qemu")
+#   --rootfs FILE     the initramfs (default
+#                     build/guest/<tree of BASE>/rootfs-bookworm.cpio.gz)
+#   --timeout SECS    with a command: host-side limit (default 600)
+#
+# As with ssh, CMD ARGS... are joined with blanks and run by bash in the
+# guest (cwd /root, stdin /dev/null, stdout and stderr into one file that
+# the guest copies to the console as it grows: no pager, no colours), so
+#   scripts/guest.sh -- 'perf record -e arm_spe// -- ls && perf report --stdio'
+# runs both in one boot.  Kernel messages are off the console (quiet) then.
+# The command's exit status is read from the marker line the guest's /init
+# prints after it (guest/rootfs-init); no marker (guest crashed, timeout)
+# is status 255.  The whole console and QEMU's stderr (the emulated SPE's
+# counters) are kept in build/guest-run/console.txt and qemu.stderr.
+#
+# Interactive: serial console on stdio (-nographic); leave the shell with
+# exit or Ctrl-D (the guest powers off), or QEMU with Ctrl-A x.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
+qemu=$BUILD/qemu/qemu-system-aarch64
+rootfs=$BUILD/guest/$(basename "$(ktree)")/rootfs-bookworm.cpio.gz
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--image) image=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--limit) limit=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--spe) spe=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--qemu) qemu=$2; shift 2 ;;
+	--rootfs) rootfs=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--) shift; break ;;
+	*) die "unknown option $1 (scripts/guest.sh [options] [-- CMD ARGS...])" ;;
+	esac
+done
+image=${image:-$BUILD/images/$BASE-Image}
+[ -f "$image" ] || die "no Image at $image (make image)"
+[ -x "$qemu" ] || die "no QEMU at $qemu (make qemu)"
+[ -f "$rootfs" ] || die "no rootfs at $rootfs (make rootfs)"
+case "$mode" in
+bare | den0154 | r24557) ;;
+*) die "--mode bare|den0154|r24557, not $mode" ;;
+esac
+cpu="max,spe=on,spe-mode=$mode"
+[ -z "$limit" ] || cpu="$cpu,spe-max-buff-size=$limit"
+[ -z "$spe" ] || cpu="$cpu,$spe"
+
+run=$BUILD/guest-run
+mkdir -p "$run"
+initrd=$rootfs
+cmd="console=ttyAMA0 kpti=off panic=-1 kunit.enable=0 guest.date=$(date +%s)"
+if [ $# -gt 0 ]; then
+	# The command goes in a second archive that the kernel unpacks over
+	# the rootfs: /etc/guest-cmd, which /init runs instead of a shell.
+	tmp=$(mktemp -d "$run/cmd.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir -p "$tmp/root/etc"
+	printf '%s\n' "$*" >"$tmp/root/etc/guest-cmd"
+	(cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$tmp/cmd.cpio.gz"
+	cat "$rootfs" "$tmp/cmd.cpio.gz" >"$tmp/initrd"
+	initrd=$tmp/initrd
+	cmd="$cmd quiet"
+elif [ -t 0 ]; then
+	read -r rows cols < <(stty size 2>/dev/null || echo "24 80")
+	cmd="$cmd guest.rows=$rows guest.cols=$cols guest.term=${TERM:-vt100}"
+fi
+[ -z "$append" ] || cmd="$cmd $append"
+# rdinit=/bin/bash -- /init: the init script runs even without
+# CONFIG_BINFMT_SCRIPT
+cmd="$cmd rdinit=/bin/bash -- /init"
+
+q=("$qemu" -M "virt,gic-version=3" -cpu "$cpu" -smp "$cpus" -m "$mem"
+	-nographic -no-reboot -nic none -kernel "$image" -initrd "$initrd" -append "$cmd")
+note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
+
+if [ $# -eq 0 ]; then
+	echo "== Ctrl-A x quits QEMU; exit in the guest powers it off" >&2
+	rc=0
+	"${q[@]}" 2> >(tee "$run/qemu.stderr" >&2) || rc=$?
+	exit $rc
+fi
+
+# Command: the console through a filter that prints what is between the
+# markers as it comes
+rc=0
+timeout -k 10 "$timeout" "${q[@]}" </dev/null 2>"$run/qemu.stderr" |
+	tr -d '\r' | tee "$run/console.txt" |
+	sed -n '/^==== guest-cmd begin ====$/,/^==== guest-cmd end rc=.* ====$/{//!p}' || rc=$?
+grep -v '^$' "$run/qemu.stderr" >&2 || true
+status=$(sed -n 's/^==== guest-cmd end rc=\([0-9]*\) ====$/\1/p' "$run/console.txt")
+if [ -z "$status" ]; then
+	echo "error: the guest printed no exit status (QEMU/timeout status $rc); console: $run/console.txt" >&2
+	tail -n 20 "$run/console.txt" >&2
+	exit 255
+fi
+exit "$status"
