@@ -11,7 +11,7 @@
 #   make guest      what runs in the guest, for BASE (build/guest/)
 #   make rootfs     the Debian arm64 guest with a shell and a full perf
 #                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
-#   make qemu       our QEMU with emulated SPE (build/qemu/)
+#   make qemu       our QEMU with emulated SPE (build/qemu-10.2.2/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
 #
 # BASE=7.3 (default) or BASE=6.12.y  which Debian base tree

@@ -3,14 +3,17 @@
 #
 # Build qemu-system-aarch64 with our emulated SPE (FEAT_SPE) patches.
 #
-#   1. apt-get source qemu=$QEMU_DEB (Debian sid) into build/qemu-src,
-#      through a private apt configuration of its own (build/apt-qemu):
+#   1. apt-get source qemu=$QEMU_DEB (Debian sid) into
+#      build/qemu-<version>-src, through a private apt configuration of
+#      its own (build/apt-qemu):
 #      sid's deb-src for QEMU, trixie for the meson QEMU 10 needs
 #      (bookworm's 1.0.1 is too old; the meson .deb is only unpacked)
-#   2. keep a git copy of it in build/qemu-git: tag "pristine" = Debian's
-#      source with Debian's own quilt patches applied, branch "spe" = our
-#      series (qemu/patches, in the order of qemu/patches/series) on top
-#   3. configure an aarch64-softmmu-only build in build/qemu and run ninja
+#   2. keep a git copy of it in build/qemu-<version>-git: tag "pristine" =
+#      Debian's source with Debian's own quilt patches applied, branch
+#      "spe" = our series (qemu/patches, in the order of
+#      qemu/patches/series) on top
+#   3. configure an aarch64-softmmu-only build in build/qemu-<version>
+#      and run ninja
 #
 # Incremental: nothing is fetched, re-applied or reconfigured when nothing
 # changed; ninja then has nothing to do.

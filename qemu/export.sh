@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Regenerate qemu/patches/ from the git copy of the QEMU source that
-# build.sh keeps in build/qemu-git: every commit of branch "spe" on top of
-# tag "pristine" (Debian's source) becomes one format-patch file, listed
-# in order in qemu/patches/series.  Then build.sh will not re-apply
+# build.sh keeps in build/qemu-<version>-git: every commit of branch
+# "spe" on top of tag "pristine" (Debian's source) becomes one
+# format-patch file, listed in order in qemu/patches/series.  Then build.sh will not re-apply
 # anything (the stamp matches what is already checked out).
 
 set -euo pipefail
