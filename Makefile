@@ -71,3 +71,4 @@ clean:
 # Per-interrupt cost of the base and patched driver in the model
 bench:
 	@scripts/harness.sh bench
+	@scripts/bench-qemu-spe.sh

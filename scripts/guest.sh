@@ -8,13 +8,16 @@
 #                                               exit with its exit status
 #
 #   --image FILE      the kernel (default build/images/<BASE>-Image)
-#   --mode MODE       spe-mode: bare (default), den0154 or r24557
-#   --limit SIZE      spe-max-buff-size, e.g. 1M (default: none)
+#   --mode MODE       x-spe-mode: bare (default), den0154 or r24557; off:
+#                     no SPE at all (-cpu max)
+#   --limit SIZE      x-spe-max-buff-size, e.g. 1M (default: none; not
+#                     with bare, which has no limit)
 #   --cpus N          vCPUs (default 2)
 #   --mem SIZE        guest RAM (default 1G)
-#   --spe PROPS       more -cpu properties, e.g. spe-align=2 (qemu/README.md)
+#   --spe PROPS       more -cpu properties, e.g. x-spe-align=2 (qemu/README.md)
 #   --append ARGS     more kernel command line
-#   --qemu FILE       QEMU (default build/qemu/qemu-system-aarch64, "make qemu")
+#   --qemu FILE       QEMU (default build/qemu-<version>/qemu-system-aarch64,
+#                     "make qemu")
 #   --rootfs FILE     the initramfs (default
 #                     build/guest/<tree of BASE>/rootfs-bookworm.cpio.gz)
 #   --timeout SECS    with a command: host-side limit (default 600)
@@ -26,8 +29,9 @@
 # runs both in one boot.  Kernel messages are off the console (quiet) then.
 # The command's exit status is read from the marker line the guest's /init
 # prints after it (guest/rootfs-init); no marker (guest crashed, timeout)
-# is status 255.  The whole console and QEMU's stderr (the emulated SPE's
-# counters) are kept in build/guest-run/console.txt and qemu.stderr.
+# is status 255.  The whole console, QEMU's stderr and the emulated SPE's
+# arm_spe_count and arm_spe_event trace lines are kept in build/guest-run/
+# (console.txt, qemu.stderr, trace.log).
 #
 # Interactive: serial console on stdio (-nographic); leave the shell with
 # exit or Ctrl-D (the guest powers off), or QEMU with Ctrl-A x.
@@ -35,7 +39,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
-qemu=$BUILD/qemu/qemu-system-aarch64
+qemu=$QEMU_DIR/qemu-system-aarch64
 rootfs=$BUILD/guest/$(basename "$(ktree)")/rootfs-bookworm.cpio.gz
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -58,11 +62,11 @@ image=${image:-$BUILD/images/$BASE-Image}
 [ -x "$qemu" ] || die "no QEMU at $qemu (make qemu)"
 [ -f "$rootfs" ] || die "no rootfs at $rootfs (make rootfs)"
 case "$mode" in
-bare | den0154 | r24557) ;;
-*) die "--mode bare|den0154|r24557, not $mode" ;;
+bare | den0154 | r24557) cpu="max,spe=on,x-spe-mode=$mode" ;;
+off) cpu=max ;;
+*) die "--mode bare|den0154|r24557|off, not $mode" ;;
 esac
-cpu="max,spe=on,spe-mode=$mode"
-[ -z "$limit" ] || cpu="$cpu,spe-max-buff-size=$limit"
+[ -z "$limit" ] || cpu="$cpu,x-spe-max-buff-size=$limit"
 [ -z "$spe" ] || cpu="$cpu,$spe"
 
 run=$BUILD/guest-run
@@ -90,6 +94,7 @@ fi
 cmd="$cmd rdinit=/bin/bash -- /init"
 
 q=("$qemu" -M "virt,gic-version=3" -cpu "$cpu" -smp "$cpus" -m "$mem"
+	-trace arm_spe_count -trace arm_spe_event -D "$run/trace.log"
 	-nographic -no-reboot -nic none -kernel "$image" -initrd "$initrd" -append "$cmd")
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
