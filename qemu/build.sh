@@ -86,7 +86,7 @@ fetch_meson() {
 	export PYTHONPATH=$m/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 }
 
-# 2./3. Pristine copy as branch "debian"; our series on branch "spe".
+# 2. Pristine copy as tag "pristine"; our series on branch "spe".
 prepare_git() {
 	local d=$1
 	if [ -d "$GIT/.git" ] && ! cmp -s "$d/VERSION" "$GIT/VERSION"; then
