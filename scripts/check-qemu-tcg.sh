@@ -4,7 +4,9 @@
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize).  Each "ok:" or
-# "FAIL:" line of the test is one RESULT.  No kernel is involved.
+# "FAIL:" line of the test is one RESULT.  Then the CPU properties (what
+# realize refuses, and that they cannot change once the CPU is realized)
+# and the virt board's DT node.  No kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,4 +39,50 @@ for mode in bare den0154 r24557; do
 	fi
 	grep -q '^# 0 failure(s)$' "$out/$mode.out" || [ "$n" != 0 ] ||
 		result fail "qemu-tcg-spe/$mode: the test did not finish"
+done
+
+# The properties: refused where they make no sense, fixed once realized.
+qemu=$QEMU_DIR/qemu-system-aarch64
+# refused MACHINE PROPS EXPECT: QEMU must exit non-zero naming EXPECT
+refused() {
+	local msg
+	if msg=$(timeout 20 "$qemu" -M "$1" -cpu "max,$2" -display none -nic none -S \
+		-monitor none -serial none </dev/null 2>&1); then
+		result fail "qemu-props: -M $1 -cpu max,$2 was accepted"
+	elif echo "$msg" | grep -qF -- "$3"; then
+		result pass "qemu-props: -M $1 -cpu max,$2 refused: $3"
+	else
+		result fail "qemu-props: -M $1 -cpu max,$2 refused, but not with \"$3\": $msg"
+	fi
+}
+refused virt x-spe-mode=den0154 "x-spe-* properties need spe=on"
+refused virt spe=on,x-spe-max-buff-size=1M "need x-spe-mode=den0154"
+refused virt spe=on,x-spe-mode=den0154,x-spe-max-buff-size=1000000 "nearest encodable sizes are 999424 and 1003520"
+refused virt spe=on,x-spe-align=7 "at most 6"
+refused virt spe=on,spe-min-period-ns=0 "spe-min-period-ns"
+refused virt,virtualization=on spe=on "EL1-owned buffer only"
+msg=$(printf '%s\n' '{"execute":"qmp_capabilities"}' \
+	'{"execute":"qom-set","arguments":{"path":"/machine/unattached/device[0]","property":"x-spe-mode","value":"den0154"}}' \
+	'{"execute":"quit"}' |
+	timeout 20 "$qemu" -M virt -cpu max,spe=on -qmp stdio -display none -nic none -S 2>&1)
+if echo "$msg" | grep -q 'after it was realized'; then
+	result pass "qemu-props: x-spe-mode cannot be set on a realized CPU"
+else
+	result fail "qemu-props: qom-set x-spe-mode on a realized CPU: $msg"
+fi
+
+# The virt board's device tree has the SPE node exactly when spe=on.
+for props in spe=on "pmu=on"; do
+	dtb=$out/virt-$props.dtb
+	rm -f "$dtb"
+	timeout 20 "$qemu" -M virt,dumpdtb="$dtb" -cpu "max,$props" -display none -nic none \
+		>/dev/null 2>&1 || true
+	n=$(grep -c -a 'arm,statistical-profiling-extension-v1' "$dtb" 2>/dev/null || true)
+	if [ "$props" = spe=on ] && [ "${n:-0}" -gt 0 ]; then
+		result pass "qemu-dt: -cpu max,spe=on: the DT has the SPE node"
+	elif [ "$props" != spe=on ] && [ -s "$dtb" ] && [ "${n:-0}" = 0 ]; then
+		result pass "qemu-dt: -cpu max without spe: no SPE node"
+	else
+		result fail "qemu-dt: -cpu max,$props: SPE node count ${n:-none} in $dtb"
+	fi
 done
