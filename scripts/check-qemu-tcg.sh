@@ -4,7 +4,7 @@
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize).  Each "ok:" or
-# "FAIL:" line of the test is one RESULT.  Then the CPU properties (what
+# "FAIL:" line of the test is one RESULT; den0154 runs again under -icount.  Then the CPU properties (what
 # realize refuses, and that they cannot change once the CPU is realized)
 # and the virt board's DT node.  No kernel is involved.
 set -euo pipefail
@@ -22,23 +22,28 @@ cc=${CROSS_COMPILE}gcc
 "$cc" "${cflags[@]}" -Wall "$src/aarch64/system/spe.c" -o "$out/spe" \
 	-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
 
-for mode in bare den0154 r24557; do
+# den0154-icount: with -icount, where only the last instruction of a TB
+# may read the virtual clock (the timestamps)
+for run in bare den0154 r24557 den0154-icount; do
+	mode=${run%-icount}
 	props="spe=on,x-spe-mode=$mode"
 	[ $mode = bare ] || props="$props,x-spe-max-buff-size=64K"
+	icount=()
+	[ "$run" = "$mode" ] || icount=(-icount shift=0)
 	rc=0
-	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" \
-		-display none -monitor none -chardev file,path="$out/$mode.out",id=output \
+	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "${icount[@]}" \
+		-display none -monitor none -chardev file,path="$out/$run.out",id=output \
 		-semihosting-config enable=on,target=native,chardev=output,arg=1,arg=$mode \
 		-kernel "$out/spe" || rc=$?
-	cat "$out/$mode.out"
-	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$mode: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$mode: /p" \
-		"$out/$mode.out"
-	n=$(grep -c '^FAIL: ' "$out/$mode.out" || true)
+	cat "$out/$run.out"
+	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$run: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$run: /p" \
+		"$out/$run.out"
+	n=$(grep -c '^FAIL: ' "$out/$run.out" || true)
 	if [ $rc != 0 ] && [ "$n" = 0 ]; then
-		result fail "qemu-tcg-spe/$mode: QEMU exited with $rc and no failed check"
+		result fail "qemu-tcg-spe/$run: QEMU exited with $rc and no failed check"
 	fi
-	grep -q '^# 0 failure(s)$' "$out/$mode.out" || [ "$n" != 0 ] ||
-		result fail "qemu-tcg-spe/$mode: the test did not finish"
+	grep -q '^# 0 failure(s)$' "$out/$run.out" || [ "$n" != 0 ] ||
+		result fail "qemu-tcg-spe/$run: the test did not finish"
 done
 
 # The properties: refused where they make no sense, fixed once realized.

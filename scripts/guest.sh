@@ -16,6 +16,9 @@
 #   --mem SIZE        guest RAM (default 1G)
 #   --spe PROPS       more -cpu properties, e.g. x-spe-align=2 (qemu/README.md)
 #   --append ARGS     more kernel command line
+#   --icount SHIFT    -icount shift=SHIFT: guest time follows the
+#                     instructions executed (0: one per ns), as timing
+#                     tests such as perf's test_arm_spe_fork.sh need
 #   --qemu FILE       QEMU (default build/qemu-<version>/qemu-system-aarch64,
 #                     "make qemu")
 #   --rootfs FILE     the initramfs (default
@@ -38,7 +41,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
+icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
 qemu=$QEMU_DIR/qemu-system-aarch64
 rootfs=$BUILD/guest/$(basename "$(ktree)")/rootfs-bookworm.cpio.gz
 while [ $# -gt 0 ]; do
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--spe) spe=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
+	--icount) icount=(-icount "shift=$2"); shift 2 ;;
 	--rootfs) rootfs=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--) shift; break ;;
@@ -94,7 +98,7 @@ fi
 cmd="$cmd rdinit=/bin/bash -- /init"
 
 q=("$qemu" -M "virt,gic-version=3" -cpu "$cpu" -smp "$cpus" -m "$mem"
-	-trace arm_spe_count -trace arm_spe_event -D "$run/trace.log"
+	-trace arm_spe_count -trace arm_spe_event -D "$run/trace.log" "${icount[@]}"
 	-nographic -no-reboot -nic none -kernel "$image" -initrd "$initrd" -append "$cmd")
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
