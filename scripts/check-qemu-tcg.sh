@@ -3,10 +3,11 @@
 # The emulated SPE on its own: the bare-metal test our QEMU series adds
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
-# (bare; den0154 and r24557 with a 64KiB MaxBuffSize).  Each "ok:" or
-# "FAIL:" line of the test is one RESULT; den0154 runs again under -icount.  Then the CPU properties (what
-# realize refuses, and that they cannot change once the CPU is realized)
-# and the virt board's DT node.  No kernel is involved.
+# (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
+# under -icount.  Each "ok:" or "FAIL:" line of the test is one RESULT.
+# Then the CPU properties (what realize refuses, and that they cannot
+# change once the CPU is realized) and the virt board's DT node.  No
+# kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,10 +32,12 @@ for run in bare den0154 r24557 den0154-icount; do
 	icount=()
 	[ "$run" = "$mode" ] || icount=(-icount shift=0)
 	rc=0
+	rm -f "$out/$run.out"
 	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "${icount[@]}" \
 		-display none -monitor none -chardev file,path="$out/$run.out",id=output \
 		-semihosting-config enable=on,target=native,chardev=output,arg=1,arg=$mode \
 		-kernel "$out/spe" || rc=$?
+	touch "$out/$run.out"
 	cat "$out/$run.out"
 	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$run: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$run: /p" \
 		"$out/$run.out"
