@@ -56,11 +56,7 @@ if [ "$what" != init ]; then
 fi
 [ "$what" = all ] || exit 0
 
-t=$(ktree)
-[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
-head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
-[ "$head" = "$WORK" ] ||
-	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series' (scripts/build.sh work checks $WORK out)"
+t=$(work_ktree)
 tb=$(basename "$t")
 "$here/kselftest-build.sh" "$t"
 "$here/perf-build.sh" "$t"

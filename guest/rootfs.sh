@@ -88,11 +88,7 @@ unpack() {
 	done
 }
 
-t=$(ktree)
-[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
-head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
-[ "$head" = "$WORK" ] ||
-	die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series'"
+t=$(work_ktree)
 tb=$(basename "$t")
 root=$out/$tb/rootfs-$suite
 img=$root.cpio.gz

@@ -127,6 +127,18 @@ ktree() {
 	fi
 }
 
+# work_ktree: ktree, which must exist and have the series' branch WORK
+# checked out (what the guest builds take their kselftest and perf from)
+work_ktree() {
+	local t head
+	t=$(ktree)
+	[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
+	head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
+	[ "$head" = "$WORK" ] ||
+		die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series' (scripts/build.sh work checks $WORK out)"
+	echo "$t"
+}
+
 # The series folder that matches the tree's version.  SERIES=<folder>
 # overrides.
 series_dir() {
