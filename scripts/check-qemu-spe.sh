@@ -21,18 +21,6 @@ base=$(need_image base)
 "$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
 g=$BUILD/guest
 
-# qemu_counter RUN WHAT: how far QEMU's SPE counter WHAT (records,
-# discarded, stopped_reads: PMBSR_EL1 reads while S == 1) got, summed over
-# the CPUs.  QEMU traces each counter at its powers of two
-# ("arm_spe_count cpu N WHAT VALUE" on stderr), so this is a lower bound
-# within a factor of two.
-qemu_counter() {
-	awk -v what="$2" '$0 ~ "arm_spe_count cpu [0-9]+ " what " [0-9]+$" {
-		n = split($0, f, " "); cpu = f[n - 2]
-		if (f[n] + 0 > max[cpu]) max[cpu] = f[n] + 0
-	} END { for (c in max) s += max[c]; print s + 0 }' "$BUILD/boot/$1/qemu.stderr"
-}
-
 for cfg in "den0154-1M:x-spe-mode=den0154,x-spe-max-buff-size=1M" "bare:x-spe-mode=bare"; do
 	run=qemu-spe-$name-${cfg%%:*}
 	tag=$name-spe-${cfg%%:*}
@@ -43,7 +31,7 @@ for cfg in "den0154-1M:x-spe-mode=den0154,x-spe-max-buff-size=1M" "bare:x-spe-mo
 	# must have discarded records (the guest alone cannot tell that SPE
 	# was enabled at all).
 	if grep -qx "RESULT pass $tag:perf-spe-record/perf_record_discard" "$BUILD/boot/$run/results"; then
-		n=$(qemu_counter "$run" discarded)
+		n=$(qemu_counter "$BUILD/boot/$run/qemu.stderr" discarded)
 		if [ "$n" -gt 0 ]; then
 			result pass "$tag: QEMU discarded $n records in Discard mode"
 		else
@@ -62,8 +50,8 @@ storm() {
 	tag=storm/$name-$which-den0154-$([ "$expect" = expect ] && echo caught || echo clean)
 	"$ROOT/scripts/boot.sh" --qemu spe --spe x-spe-mode=den0154 --machine virt,gic-version=3 \
 		--mem 512M --timeout 90 --storm "$expect" --tag "$tag" "$run" "$img"
-	serviced=$(qemu_counter "$run" stopped_reads)
-	records=$(qemu_counter "$run" records)
+	serviced=$(qemu_counter "$BUILD/boot/$run/qemu.stderr" stopped_reads)
+	records=$(qemu_counter "$BUILD/boot/$run/qemu.stderr" records)
 	echo "host: stopped_reads=$serviced records=$records"
 	if [ "$expect" = expect ]; then
 		if [ "$serviced" -ge 65536 ]; then

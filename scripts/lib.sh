@@ -318,6 +318,18 @@ checkpatch() {
 }
 
 # Result lines for the final count: RESULT <pass|fail|skip> <name>
+# qemu_counter FILE WHAT: how far QEMU's SPE counter WHAT (records,
+# discarded, stopped_reads: PMBSR_EL1 reads while S == 1) got, summed over
+# the CPUs, from the trace QEMU wrote to FILE.  QEMU traces each counter at
+# its powers of two ("arm_spe_count cpu N WHAT VALUE"), so this is a lower
+# bound within a factor of two.
+qemu_counter() {
+	awk -v what="$2" '$0 ~ "arm_spe_count cpu [0-9]+ " what " [0-9]+$" {
+		n = split($0, f, " "); cpu = f[n - 2]
+		if (f[n] + 0 > max[cpu]) max[cpu] = f[n] + 0
+	} END { for (c in max) s += max[c]; print s + 0 }' "$1"
+}
+
 result() { echo "RESULT $1 $2"; }
 
 # cached NAME KEY COMMAND...: run a check whose verdict depends on nothing
