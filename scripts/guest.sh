@@ -24,6 +24,8 @@
 #   --rootfs FILE     the initramfs (default
 #                     build/guest/<tree of BASE>/rootfs-bookworm.cpio.gz)
 #   --timeout SECS    with a command: host-side limit (default 600)
+#   --out DIR         where the console, QEMU's stderr and the trace go
+#                     (default build/guest-run)
 #
 # As with ssh, CMD ARGS... are joined with blanks and run by bash in the
 # guest (cwd /root, stdin /dev/null, stdout and stderr into one file that
@@ -33,7 +35,7 @@
 # The command's exit status is read from the marker line the guest's /init
 # prints after it (guest/rootfs-init); no marker (guest crashed, timeout)
 # is status 255.  The whole console, QEMU's stderr and the emulated SPE's
-# arm_spe_count and arm_spe_event trace lines are kept in build/guest-run/
+# arm_spe_count and arm_spe_event trace lines are kept in --out
 # (console.txt, qemu.stderr, trace.log).
 #
 # Interactive: serial console on stdio (-nographic); leave the shell with
@@ -42,6 +44,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
+run=$BUILD/guest-run
 qemu=$QEMU_DIR/qemu-system-aarch64
 rootfs=$BUILD/guest/$(basename "$(ktree)")/rootfs-bookworm.cpio.gz
 while [ $# -gt 0 ]; do
@@ -57,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=(-icount "shift=$2"); shift 2 ;;
 	--rootfs) rootfs=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--out) run=$2; shift 2 ;;
 	--) shift; break ;;
 	*) die "unknown option $1 (scripts/guest.sh [options] [-- CMD ARGS...])" ;;
 	esac
@@ -73,8 +77,8 @@ esac
 [ -z "$limit" ] || cpu="$cpu,x-spe-max-buff-size=$limit"
 [ -z "$spe" ] || cpu="$cpu,$spe"
 
-run=$BUILD/guest-run
 mkdir -p "$run"
+rm -f "$run/console.txt" "$run/qemu.stderr" "$run/trace.log"
 initrd=$rootfs
 cmd="console=ttyAMA0 kpti=off panic=-1 kunit.enable=0 guest.date=$(date +%s)"
 if [ $# -gt 0 ]; then
@@ -113,7 +117,7 @@ fi
 # markers as it comes
 rc=0
 timeout -k 10 "$timeout" "${q[@]}" </dev/null 2>"$run/qemu.stderr" |
-	tr -d '\r' | tee "$run/console.txt" |
+	stdbuf -oL tr -d '\r' | tee "$run/console.txt" |
 	sed -n '/^==== guest-cmd begin ====$/,/^==== guest-cmd end rc=.* ====$/{//!p}' || rc=$?
 grep -v '^$' "$run/qemu.stderr" >&2 || true
 status=$(sed -n 's/^==== guest-cmd end rc=\([0-9]*\) ====$/\1/p' "$run/console.txt")
