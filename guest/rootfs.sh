@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The guest root filesystem: Debian arm64 packages, the perf tool of the
-# tree of BASE built against them, our test programs and the kselftest,
+# tree of BASE built against them, our test programs and the tree's
+# perf_events kselftests (in /tests and /tests/perf_events),
 # packed as an initramfs.  "make rootfs" runs this; scripts/guest.sh boots
 # it.
 #
@@ -102,7 +103,8 @@ all=$(resolve "${run_pkgs[@]}" "${dev_pkgs[@]}")
 
 uapi=(tools include/uapi arch/arm64/include/uapi)
 key=$({
-	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/perf-build.sh \
+	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/upstream-tests \
+		guest/perf-build.sh \
 		guest/kselftest-build.sh guest/build.sh scripts/lib.sh \
 		config/rootfs-packages guest/tests/*/*.c)
 	echo "$runtime"; echo "$all"
@@ -149,9 +151,11 @@ echo "$runtime" >"$root.packages"
 	ln -sf mawk usr/bin/awk
 	ln -sf /bin/busybox usr/sbin/poweroff
 	ln -sf /bin/busybox usr/sbin/reboot
-	printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >etc/passwd
-	printf 'root:x:0:\nnogroup:x:65534:\n' >etc/group
-	printf 'root:*:19000:0:99999:7:::\n' >etc/shadow
+	# root, and "spe", the unprivileged user of upstream-tests --user
+	printf 'root:x:0:0:root:/root:/bin/bash\nspe:x:1000:1000:spe:/home/spe:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >etc/passwd
+	printf 'root:x:0:\nspe:x:1000:\nnogroup:x:65534:\n' >etc/group
+	printf 'root:*:19000:0:99999:7:::\nspe:*:19000:0:99999:7:::\n' >etc/shadow
+	mkdir -p home/spe
 	echo spe-guest >etc/hostname
 	mkdir -p etc/profile.d root
 	cp usr/share/base-files/profile etc/profile
@@ -169,6 +173,12 @@ cp -a "$BUILD/perf-$tb-full/install/." "$root/"
 "${CROSS_COMPILE}strip" "$root/usr/bin/perf"
 install -m 0755 "$BUILD/guest/tests/perf-spe-cap" "$BUILD/guest/tests/perf-spe-record" \
 	"$BUILD/kselftest-$tb/arm_spe_buffer" "$root/tests/"
+mkdir -p "$root/tests/perf_events"
+while read -r p; do
+	install -m 0755 "$BUILD/kselftest-$tb/perf_events/$p" "$root/tests/perf_events/"
+done <"$BUILD/kselftest-$tb/perf_events/tests"
+cp "$BUILD/kselftest-$tb/perf_events/tests" "$root/tests/perf_events/"
+install -m 0755 "$ROOT/guest/upstream-tests" "$root/tests/"
 install -m 0755 "$ROOT/guest/rootfs-init" "$root/init"
 
 # Every library perf needs is in the rootfs

@@ -48,7 +48,7 @@ summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or scripts/check-NAME.sh.
-STAGES="base apply debian export series harness fuzz mutate boot qemu-spe"
+STAGES="base apply debian export series harness fuzz mutate boot qemu-spe upstream"
 check_tree() {
 	local p=$1 s f
 	for s in $STAGES; do

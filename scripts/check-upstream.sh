@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel tree's own tests on emulated SPE, in the Debian guest of
+# guest/rootfs.sh: perf's SPE shell tests and SPE attr tests, and every
+# perf_events kselftest (guest/upstream-tests runs them and prints their
+# verdicts; scripts/ktap.py counts them), each with the test's own verdict.
+#  - the patched kernel under a DEN0154 hypervisor with a 1MiB limit, in
+#    r24557 mode with a 1MiB limit, and on bare SPE (no limit);
+#  - the unpatched base kernel under DEN0154 with a 1MiB limit, the same
+#    guest and the same tests: it must storm (QEMU counts 65536+ reads of
+#    a stopped PMBSR_EL1) or fail a test.  That is what is asserted for it;
+#    its test verdicts are in its log only.  (Its perf is the patched
+#    tree's: the kernel is what the control is about.)
+# Guest time follows the instructions executed (-icount shift=0: one per
+# ns): perf's test_arm_spe_fork.sh wants its record log to grow within a
+# second, which real time on TCG does not give.
+#
+# Two tests are not run in every boot, each reported as a skip with why:
+#  - test_arm_spe_fork.sh as root on bare SPE.  It also runs as the
+#    unprivileged user "spe", whose perf maps a 128 KiB AUX buffer; as
+#    root perf maps 4 MiB and the driver wakes perf every 2 MiB.  At the
+#    test's period of 65536 and QEMU's one instruction per ns, 2 MiB of
+#    records take more than a second of guest time, so with no limit to
+#    cap the buffer the root run cannot see its log grow in time.  Under
+#    a 1MiB limit perf maps 1 MiB and the root run is kept.
+#  - sigtrap_threads, which fails on this QEMU with SPE off as well (its
+#    breakpoint SIGTRAP tests time out after 30 s each).  It runs once per
+#    base with SPE off, without -icount, and that control must fail for
+#    the skip to stand: if it ever passes there, this stage fails.
+#
+# Logs: build/upstream/<series>-<run>/ (console.txt, trace.log, results).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree_names
+image=$(need_image work)
+base=$(need_image base)
+"$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
+"$ROOT/guest/rootfs.sh" >&2 || die "guest/rootfs.sh failed"
+
+fork=test_arm_spe_fork.sh
+why="bare SPE: root's 4 MiB AUX buffer wakes perf every 2 MiB, 2^31+ sampled instructions at period 65536, over a second of guest time at QEMU's 1 per ns"
+sigtrap=(--skip kselftest:sigtrap_threads "fails with SPE off too on this QEMU (see the sigtrap control)")
+
+# run NAME IMAGE MODE LIMIT ICOUNT ARGS...: the upstream tests in one
+# boot, with ARGS for upstream-tests; its RESULT lines (from ktap.py) in
+# build/upstream/<series>-NAME/results.  The boot is stopped after
+# $timeout seconds.
+timeout=1500
+run() {
+	local n=$1 img=$2 mode=$3 limit=$4 icount=$5 out rc=0
+	shift 5
+	out=$BUILD/upstream/$name-$n
+	rm -rf "$out"
+	mkdir -p "$out"
+	note "$n: $(basename "$img"), $mode${limit:+, limit $limit}"
+	"$ROOT/scripts/guest.sh" --image "$img" --mode "$mode" ${limit:+--limit "$limit"} \
+		${icount:+--icount "$icount"} --timeout "$timeout" --out "$out" -- /tests/upstream-tests "$(printf ' %q' "$@")" \
+		>"$out/output.txt" || rc=$?
+	echo "$n: guest exit status $rc"
+	python3 "$ROOT/scripts/ktap.py" --console --tag "$name-$n" "$out/console.txt" >"$out/results"
+}
+
+for m in den0154:1M r24557:1M bare:; do
+	mode=${m%%:*} limit=${m#*:}
+	n=$mode${limit:+-$limit}
+	if [ "$mode" = bare ]; then
+		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}" \
+			--skip "perf-test:$fork" "$why"
+	else
+		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}"
+	fi
+	cat "$BUILD/upstream/$name-$n/results"
+done
+
+# The negative control.  A storm keeps the guest from finishing (it shows
+# in the first perf test, within a minute), so the boot is cut after 5
+# minutes; only the tests' own "not ok" lines count as failures, not a
+# test that the timeout cut short.
+n=base-den0154-1M
+timeout=300
+run "$n" "$base" den0154 1M 0 --user "$fork" "${sigtrap[@]}"
+out=$BUILD/upstream/$name-$n
+stopped=$(qemu_counter "$out/trace.log" stopped_reads)
+failed=$(grep -ac '^not ok [0-9]' "$out/console.txt" || true)
+echo "host: base kernel: stopped-PMBSR reads $stopped+, $failed tests said not ok"
+sed 's/^RESULT /  base: /' "$out/results"
+if [ "$stopped" -ge 65536 ] || [ "$failed" -gt 0 ]; then
+	result pass "$name-$n: the unpatched kernel storms ($stopped+ reads of a stopped PMBSR_EL1) or fails ($failed tests not ok)"
+else
+	result fail "$name-$n: the unpatched kernel neither storms ($stopped+ reads of a stopped PMBSR_EL1) nor fails a test"
+fi
+
+# The control that the sigtrap_threads skip stands on
+n=sigtrap-spe-off
+timeout=900
+run "$n" "$image" off "" "" --only kselftest:sigtrap_threads
+out=$BUILD/upstream/$name-$n
+sed 's/^RESULT /  spe off: /' "$out/results"
+if grep -aq '^not ok [0-9]' "$out/console.txt"; then
+	result pass "$name-$n: sigtrap_threads fails with SPE off too, so it is not an SPE result"
+else
+	result fail "$name-$n: sigtrap_threads does not fail with SPE off: run it in the SPE boots"
+fi
