@@ -13,6 +13,8 @@
 #                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu-10.2.2/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
+#   make soak       perf record/report in a loop on emulated SPE (DEN0154),
+#                   30 minutes (scripts/soak.sh; SOAK_ARGS="--minutes 5")
 #
 # BASE=7.3 (default) or BASE=6.12.y  which Debian base tree
 # KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
@@ -21,7 +23,7 @@
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap \
-	check export bench clean
+	check export bench soak clean
 
 all: build
 
@@ -61,6 +63,9 @@ test-ktap:
 
 check:
 	@scripts/check.sh
+
+soak:
+	@scripts/soak.sh $(SOAK_ARGS)
 
 export:
 	@scripts/export.sh

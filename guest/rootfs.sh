@@ -103,7 +103,7 @@ all=$(resolve "${run_pkgs[@]}" "${dev_pkgs[@]}")
 
 uapi=(tools include/uapi arch/arm64/include/uapi)
 key=$({
-	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/upstream-tests \
+	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/upstream-tests guest/soak-loop \
 		guest/perf-build.sh \
 		guest/kselftest-build.sh guest/build.sh scripts/lib.sh \
 		config/rootfs-packages guest/tests/*/*.c)
@@ -178,7 +178,7 @@ while read -r p; do
 	install -m 0755 "$BUILD/kselftest-$tb/perf_events/$p" "$root/tests/perf_events/"
 done <"$BUILD/kselftest-$tb/perf_events/tests"
 cp "$BUILD/kselftest-$tb/perf_events/tests" "$root/tests/perf_events/"
-install -m 0755 "$ROOT/guest/upstream-tests" "$root/tests/"
+install -m 0755 "$ROOT/guest/upstream-tests" "$ROOT/guest/soak-loop" "$root/tests/"
 install -m 0755 "$ROOT/guest/rootfs-init" "$root/init"
 
 # Every library perf needs is in the rootfs
