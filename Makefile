@@ -5,6 +5,9 @@
 #   make            install what is missing, get the base tree, apply the
 #                   series, build the patched arm64 Image
 #   make check      every test; ends with "N passed, N failed, N skipped"
+#   make check-upstream  the kernel tree's own perf and perf_events tests on
+#                   emulated SPE in every mode, with their controls, on
+#                   both bases (make check: DEN0154 on 7.3 only)
 #   make export     regenerate the series folder from branch "work"
 #   make image      the patched Image (make base-image: the unpatched one,
 #                   make images: both)
@@ -23,7 +26,7 @@
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap \
-	check export bench soak clean
+	check check-upstream export bench soak clean
 
 all: build
 
@@ -63,6 +66,9 @@ test-ktap:
 
 check:
 	@scripts/check.sh
+
+check-upstream:
+	@scripts/check.sh --upstream
 
 soak:
 	@scripts/soak.sh $(SOAK_ARGS)

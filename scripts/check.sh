@@ -3,14 +3,25 @@
 # Every test of the project, stage by stage and base by base, then one
 # closing line:
 #   N passed, N failed, N skipped
-# Stages print RESULT lines (collected in build/check.log) and their
+# Stages print RESULT lines (collected in build/check.log, with
+# --upstream build/check-upstream.log) and their
 # wall time.  Every Debian base (lib.sh: DEBIAN_BASES, or CHECK_BASES)
 # goes through the same stages; with KSRC, only that tree.
+#
+# --upstream (make check-upstream): only the tree's own tests, in every
+# mode with their controls (scripts/check-upstream.sh --all), on every
+# base; make check runs them under DEN0154 on the first base only.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+upstream_all=
+case "${1:-}" in
+--upstream) upstream_all=1 ;;
+"") ;;
+*) echo "usage: $0 [--upstream]" >&2; exit 2 ;;
+esac
 mkdir -p "$BUILD"
-log=$BUILD/check.log
+log=$BUILD/check${upstream_all:+-upstream}.log
 : >"$log"
 T0=$(date +%s)
 
@@ -40,7 +51,7 @@ stage() {
 	return $rc
 }
 
-summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
+summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary${upstream_all:+-upstream}.txt"; }
 
 # The stages of one tree, in order, each one script; BASE (and KSRC) are
 # already in the environment.  A stage gets what it needs from the
@@ -49,15 +60,25 @@ summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary.txt"; }
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or scripts/check-NAME.sh.
 STAGES="base apply debian export series harness fuzz mutate boot qemu-spe upstream"
+if [ -n "$upstream_all" ]; then
+	STAGES="base apply upstream"
+fi
 check_tree() {
-	local p=$1 s f
+	local p=$1 s f a
 	for s in $STAGES; do
+		a=()
 		case "$s" in
 		debian) [ -z "${KSRC:-}" ] || continue ;;	# a tree of the user's own
+		upstream)
+			if [ -n "$upstream_all" ]; then
+				a=(--all)
+			elif [ -z "${KSRC:-}" ] && [ "$BASE" != "${DEBIAN_BASES%% *}" ]; then
+				continue
+			fi ;;
 		esac
 		f=$ROOT/scripts/check-$s.sh
 		[ -f "$f" ] || f=$ROOT/scripts/$s.sh
-		stage "$p$s" "$f" && continue
+		stage "$p$s" "$f" "${a[@]}" && continue
 		case "$s" in base | apply) return 1 ;; esac
 	done
 }
@@ -65,15 +86,17 @@ check_tree() {
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # Once: the parser every boot's results are counted with, and the
 # emulated SPE's own test (no kernel).
-stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
-stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
+if [ -z "$upstream_all" ]; then
+	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
+	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
+fi
 if [ -n "${KSRC:-}" ]; then
 	check_tree ""
 else
 	for b in ${CHECK_BASES:-$DEBIAN_BASES}; do
 		(export BASE=$b; check_tree "$b-")
 	done
-	stage v6.16 "$ROOT/scripts/check-v6.16.sh"
+	[ -n "$upstream_all" ] || stage v6.16 "$ROOT/scripts/check-v6.16.sh"
 fi
 
 echo "TIME total $(($(date +%s) - T0))s" >>"$log"
