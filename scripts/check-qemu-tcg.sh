@@ -4,7 +4,8 @@
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
-# under -icount.  Each "ok:" or "FAIL:" line of the test is one RESULT.
+# under -icount and with a buffer-size event below that size.  Each "ok:"
+# or "FAIL:" line of the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized) and the virt board's DT node.  No
 # kernel is involved.
@@ -24,18 +25,24 @@ cc=${CROSS_COMPILE}gcc
 	-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
 
 # den0154-icount: with -icount, where only the last instruction of a TB
-# may read the virtual clock (the timestamps)
-for run in bare den0154 r24557 den0154-icount; do
-	mode=${run%-icount}
+# may read the virtual clock (the timestamps); den0154-below: a
+# buffer-size event from 16KiB, below the advertised 64KiB (the test's
+# third argument, in KiB)
+for run in bare den0154 r24557 den0154-icount den0154-below; do
+	mode=${run%-*}
 	props="spe=on,x-spe-mode=$mode"
 	[ $mode = bare ] || props="$props,x-spe-max-buff-size=64K"
 	icount=()
-	[ "$run" = "$mode" ] || icount=(-icount shift=0)
+	args=arg=1,arg=$mode
+	case $run in
+	*-icount) icount=(-icount shift=0) ;;
+	*-below) props="$props,x-spe-size-event-below=16K" args="$args,arg=16" ;;
+	esac
 	rc=0
 	rm -f "$out/$run.out"
 	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "${icount[@]}" \
 		-display none -monitor none -chardev file,path="$out/$run.out",id=output \
-		-semihosting-config enable=on,target=native,chardev=output,arg=1,arg=$mode \
+		-semihosting-config enable=on,target=native,chardev=output,$args \
 		-kernel "$out/spe" || rc=$?
 	touch "$out/$run.out"
 	cat "$out/$run.out"
