@@ -7,7 +7,8 @@
 # under -icount and with a buffer-size event below that size.  Each "ok:"
 # or "FAIL:" line of the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
-# change once the CPU is realized) and the virt board's DT node.  No
+# change once the CPU is realized), the virt board's DT node and its
+# ACPI MADT (the SPE overflow interrupt of every GICC).  No
 # kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -100,4 +101,21 @@ for props in spe=on "pmu=on"; do
 	else
 		result fail "qemu-dt: -cpu max,$props: SPE node count ${n:-none} in $dtb"
 	fi
+done
+
+# The virt board's ACPI MADT (what an ACPI guest's firmware gets): with
+# spe=on, revision 5 and, in every GICC (80 bytes), the SPE overflow
+# interrupt at offset 78 (ACPI 6.3) is INTID 21; without SPE, revision 4
+# and 0 there.  scripts/qemu-madt.py reads the tables through fw_cfg.
+for props in spe=on pmu=on; do
+	want="rev 5 gicc 2 len 80 spe 21,21"
+	[ $props = spe=on ] || want="rev 4 gicc 2 len 80 spe 0,0"
+	for m in virt virt,gic-version=3; do
+		got=$(timeout 60 python3 "$ROOT/scripts/qemu-madt.py" "$qemu" "max,$props" "$m" 2>&1) || true
+		if [ "$got" = "$want" ]; then
+			result pass "qemu-acpi: -M $m -cpu max,$props: MADT $got"
+		else
+			result fail "qemu-acpi: -M $m -cpu max,$props: MADT \"$got\", expected \"$want\""
+		fi
+	done
 done
