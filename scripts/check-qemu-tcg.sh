@@ -4,8 +4,9 @@
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
-# under -icount and with a buffer-size event below that size.  Each "ok:"
-# or "FAIL:" line of the test is one RESULT.
+# under -icount and with a buffer-size event below that size, and once
+# across a migration.  Each "ok:" or "FAIL:" line of the test is one
+# RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized), the virt board's DT node and its
 # ACPI MADT (the SPE overflow interrupt of every GICC).  No
@@ -56,6 +57,41 @@ for run in bare den0154 r24557 den0154-icount den0154-below; do
 	grep -q '^# 0 failure(s)$' "$out/$run.out" || [ "$n" != 0 ] ||
 		result fail "qemu-tcg-spe/$run: the test did not finish"
 done
+
+# Migration: the SPE registers go with the CPU's.  The source programs
+# them and waits; HMP's migrate (it returns when the migration is done)
+# writes the state to a file, and the destination, loading it with a
+# command line that ends in "migrated", compares.
+mig=$out/spe.mig
+rm -f "$mig" "$out"/migrate-*.out
+vm=(-M virt -cpu max,spe=on,x-spe-mode=den0154,x-spe-max-buff-size=64K -display none
+    -nic none -kernel "$out/spe")
+semi=enable=on,target=native,chardev=output,arg=1,arg=den0154,arg=0,arg=migrate
+{
+	for _ in $(seq 300); do
+		grep -qs '^# migration: waiting' "$out/migrate-src.out" && break
+		sleep 0.1
+	done
+	echo "migrate file:$mig"
+	echo quit
+} | timeout 60 "$QEMU_DIR/qemu-system-aarch64" "${vm[@]}" -monitor stdio \
+	-chardev file,path="$out/migrate-src.out",id=output -semihosting-config "$semi" \
+	>"$out/migrate-hmp.out" 2>&1 || true
+rc=0
+timeout 60 "$QEMU_DIR/qemu-system-aarch64" "${vm[@]}" -monitor none \
+	-chardev file,path="$out/migrate-dst.out",id=output -semihosting-config "$semi,arg=migrated" \
+	-incoming "file:$mig" || rc=$?
+touch "$out/migrate-src.out" "$out/migrate-dst.out"
+cat "$out/migrate-src.out" "$out/migrate-dst.out"
+sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/migrate: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/migrate: /p" \
+	"$out/migrate-src.out" "$out/migrate-dst.out"
+if ! grep -q '^# migration: on the destination' "$out/migrate-dst.out"; then
+	result fail "qemu-tcg-spe/migrate: the destination did not run the test (exit $rc; see $out/migrate-hmp.out)"
+elif grep -q '^# migration: waiting' "$out/migrate-dst.out"; then
+	result fail "qemu-tcg-spe/migrate: the destination started the test afresh: no migration"
+elif ! grep -q '^# 0 failure(s)$' "$out/migrate-dst.out" && [ $rc = 0 ]; then
+	result fail "qemu-tcg-spe/migrate: the destination did not finish"
+fi
 
 # The properties: refused where they make no sense, fixed once realized.
 qemu=$QEMU_DIR/qemu-system-aarch64
