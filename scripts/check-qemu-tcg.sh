@@ -5,8 +5,8 @@
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
 # under -icount and with a buffer-size event below that size, and once
-# across a migration.  Each "ok:" or "FAIL:" line of the test is one
-# RESULT.
+# across a migration (and read by gdb).  Each "ok:" or "FAIL:" line of
+# the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized), the virt board's DT node and its
 # ACPI MADT (the SPE overflow interrupt of every GICC).  No
@@ -92,6 +92,37 @@ elif grep -q '^# migration: waiting' "$out/migrate-dst.out"; then
 elif ! grep -q '^# 0 failure(s)$' "$out/migrate-dst.out" && [ $rc = 0 ]; then
 	result fail "qemu-tcg-spe/migrate: the destination did not finish"
 fi
+
+# gdbstub: with the test waiting as above, gdb reads the SPE registers
+# (QEMU describes them in its sysregs feature) with the values the test
+# wrote.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rm -f "$out/gdb-guest.out"
+"$QEMU_DIR/qemu-system-aarch64" "${vm[@]}" -monitor none -gdb "tcp:127.0.0.1:$port" \
+	-chardev file,path="$out/gdb-guest.out",id=output -semihosting-config "$semi" &
+gpid=$!
+for _ in $(seq 300); do
+	grep -qs '^# migration: waiting' "$out/gdb-guest.out" && break
+	sleep 0.1
+done
+gregs="PMSCR_EL1=0x30 PMSICR_EL1=0x12345 PMSIRR_EL1=0x1001 PMSFCR_EL1=0x20006
+	PMSLATFR_EL1=0x4d PMBSR_EL1=0x90000007"
+gdbx=()
+for r in $gregs; do
+	gdbx+=(-ex "printf \"${r%=*} %#lx\\n\", \$${r%=*}")
+done
+got=$(timeout 60 gdb-multiarch -batch -nx -ex "set architecture aarch64" \
+	-ex "target remote 127.0.0.1:$port" "${gdbx[@]}" 2>&1) || true
+kill $gpid 2>/dev/null || true
+wait $gpid 2>/dev/null || true
+echo "$got"
+for r in $gregs; do
+	if echo "$got" | grep -qx "${r%=*} ${r#*=}"; then
+		result pass "qemu-gdbstub: gdb reads ${r%=*} = ${r#*=}"
+	else
+		result fail "qemu-gdbstub: gdb does not read ${r%=*} = ${r#*=}: $(echo "$got" | grep "${r%=*}" | head -n1)"
+	fi
+done
 
 # The properties: refused where they make no sense, fixed once realized.
 qemu=$QEMU_DIR/qemu-system-aarch64
