@@ -10,11 +10,12 @@
 #   build/guest/init                      guest/init.c, the one /init
 #   build/guest/tests/perf-spe-cap        guest/tests/perf-spe-cap
 #   build/guest/tests/perf-spe-record     guest/tests/perf-spe-record
+#   build/guest/tests/spe-pad-overflow    guest/tests/spe-pad-overflow
 #   build/guest/<tree>/tests/arm_spe_buffer  the tree's kselftest
 #                                         (guest/kselftest-build.sh)
 #   build/guest/<tree>/bin/perf           the tree's perf tool
 #                                         (guest/perf-build.sh)
-# "init" builds only the first, "tests" only the next two (neither needs a
+# "init" builds only the first, "tests" only the next three (neither needs a
 # kernel tree).  A tree that is not on branch WORK, or has no kselftest
 # or perf of the series, is an error: the guest would run something else
 # than the series.
@@ -53,6 +54,7 @@ fi
 if [ "$what" != init ]; then
 	cc "$out/tests/perf-spe-cap" "$here/tests/perf-spe-cap/perf-spe-cap.c"
 	cc "$out/tests/perf-spe-record" "$here/tests/perf-spe-record/perf-spe-record.c"
+	cc "$out/tests/spe-pad-overflow" "$here/tests/spe-pad-overflow/spe-pad-overflow.c"
 fi
 [ "$what" = all ] || exit 0
 

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The padding overflow on a running kernel: guest/tests/spe-pad-overflow
+# drives the perf ABI (as uid 65534) to a wakeup at the head of a
+# remapped AUX area, on emulated SPE with no hypervisor (x-spe-mode=bare)
+# and 2-byte record alignment (x-spe-align=1, PMBIDR_EL1.Align = 1).
+#  - the unpatched base kernel must oops in the SPE driver's start path
+#    writing past the AUX buffer (the negative control: if it does not,
+#    the reproducer no longer reproduces anything);
+#  - the patched kernel must run it to the end with every test passing
+#    and no oops.
+# oops=panic ends the boot at the oops (panic=-1 and -no-reboot: QEMU
+# exits), so the unpatched boot takes seconds, not the timeout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree_names
+image=$(need_image work)
+base=$(need_image base)
+"$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
+"$ROOT/guest/build.sh" tests >&2 || die "guest/build.sh tests failed"
+"$ROOT/guest/build.sh" init >&2 || die "guest/build.sh init failed"
+repro=$BUILD/guest/tests/spe-pad-overflow
+SPE=x-spe-mode=bare,x-spe-align=1
+# What the kernel prints when the memset() hits the page after the buffer
+OOPS='Unable to handle kernel paging request|Internal error: Oops'
+
+# boot WHICH IMAGE: run the reproducer alone; the console is
+# build/boot/padding-<tree>-WHICH/console.txt
+boot() {
+	"$ROOT/scripts/boot.sh" --qemu spe --spe "$SPE" --append oops=panic \
+		--timeout 180 --tag "padding/$name-$1" --test "$repro" \
+		"padding-$name-$1" "$2"
+}
+
+out=$(boot base "$base") || true
+c=$BUILD/boot/padding-$name-base/console.txt
+echo "$out" | grep -v '^RESULT ' || true
+echo "---- $name base: the oops"
+grep -E "$OOPS|^ *(pc|lr) :|^Call trace:|^ +[a-z_0-9.]+\+0x" "$c" | head -n 20 || true
+tag="padding/$name-base: unpatched kernel"
+if ! grep -q '^# step 4: ENABLE' "$c"; then
+	result fail "$tag: the reproducer did not reach step 4 (see $c)"
+elif grep -q '^# step 4: survived' "$c"; then
+	result fail "$tag: survived the wakeup at the head; the reproducer reproduces nothing"
+elif ! grep -Eq "$OOPS" "$c"; then
+	result fail "$tag: no oops after step 4 (see $c)"
+elif ! sed -n '/^Call trace:/,/^---\[ end trace/p' "$c" | grep -q 'arm_spe_pmu'; then
+	result fail "$tag: an oops, but not in arm_spe_pmu (see $c)"
+else
+	result pass "$tag: oopsed in arm_spe_pmu writing past the AUX buffer"
+fi
+
+out=$(boot patched "$image") || true
+c=$BUILD/boot/padding-$name-patched/console.txt
+echo "$out"
+if grep -Eq "$OOPS|Kernel panic" "$c"; then
+	result fail "padding/$name-patched: the patched kernel oopsed (see $c)"
+fi
