@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Apply the series folder that matches the tree to branch "work" with
-# git am, unless "work" carries commits of a developer that have not
-# been exported yet.
+# git am (its fixes/ postings first, then the feature series, in the
+# order of its series file), unless "work" carries commits of a
+# developer that have not been exported yet.
 #
 # refs/series/applied records what the last application produced: while
 # "work" still points there, a changed series folder is re-applied.
@@ -27,6 +28,11 @@ apply_to() {	# apply_to <branch>
 	# The version of the posting ("[PATCH v2 00/10]"), for export.sh.
 	local v cfg
 	cfg=$(git -C "$t" rev-parse --git-common-dir)/config
+	# The fixes posted on their own, in order (series lines
+	# fixes/<name>/...): export.sh writes the first commits there.
+	git -C "$t" config --file "$cfg" --unset "branch.$1.fixes" || true
+	v=$(sed -n 's|^fixes/\([^/]*\)/.*|\1|p' "$d/series" | tr '\n' ' ' | sed 's/ $//')
+	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.fixes" "$v"
 	git -C "$t" config --file "$cfg" --unset "branch.$1.reroll" || true
 	v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$d/0000-cover-letter.patch" 2>/dev/null || true)
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"

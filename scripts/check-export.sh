@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The series folder must be exactly what scripts/export.sh makes of
 # branch "work": patches are edited in the tree and exported, never by
-# hand.
+# hand.  Each fix posting (fixes/<name>/) must also apply alone, with
+# git am, onto the base: it goes to its own tree, without the others.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,3 +22,18 @@ if diff -ru -x README.md "$d" "$tmp" >"$BUILD/export-$name.diff"; then
 else
 	result fail "export/$name: folder differs from an export of branch work (see build/export-$name.diff)"
 fi
+
+# Each fix alone onto the base, in a scratch worktree of the tree
+for p in $(series_patches "$d" | grep '/fixes/' || true); do
+	f=${p#"$d"/}
+	w=$tmp/alone
+	git -C "$t" worktree add -q --detach "$w" "$BASE_TAG"
+	if git -C "$w" -c user.name=check -c user.email=check@localhost am -q "$p" \
+		>"$BUILD/export-$name-alone.log" 2>&1; then
+		result pass "export/$name: $f applies alone to the base"
+	else
+		result fail "export/$name: $f does not apply alone to the base (see build/export-$name-alone.log)"
+		git -C "$w" am --abort >/dev/null 2>&1 || true
+	fi
+	git -C "$t" worktree remove --force "$w"
+done

@@ -26,7 +26,7 @@ log=$BUILD/check-v6.16
 if [ -z "${V616_RUN:-}" ]; then
 	key=$( (tool_key check-v6.16.sh check-export.sh export.sh apply.sh cover.sh
 		git -C "$t73" rev-parse base 2>/dev/null || true
-		cat "$d"/* "$ROOT"/series/7.3/*
+		find "$d" "$ROOT/series/7.3" -type f | LC_ALL=C sort | xargs cat
 		if [ -d "$files" ]; then find "$files" -type f | sort | xargs cat; fi) |
 		sha1sum | cut -c1-40)
 	V616_RUN=1 cached v6.16 "$key" "$0"
