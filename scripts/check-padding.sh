@@ -54,6 +54,11 @@ fi
 out=$(boot patched "$image") || true
 c=$BUILD/boot/padding-$name-patched/console.txt
 echo "$out"
-if grep -Eq "$OOPS|Kernel panic" "$c"; then
+# boot.sh has turned the reproducer's TAP into RESULT lines (above); it
+# has five tests, and none may be missing or skipped here.
+n=$(grep -c "^RESULT pass padding/$name-patched:spe-pad-overflow/" <<<"$out" || true)
+if grep -Eq "$OOPS|Kernel panic" "$c" 2>/dev/null; then
 	result fail "padding/$name-patched: the patched kernel oopsed (see $c)"
+elif [ "$n" != 5 ]; then
+	result fail "padding/$name-patched: $n of the reproducer's 5 tests passed (see $c)"
 fi

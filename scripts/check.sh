@@ -11,17 +11,25 @@
 # --upstream (make check-upstream): only the tree's own tests, in every
 # mode with their controls (scripts/check-upstream.sh --all), on every
 # base; make check runs them under DEN0154 on the first base only.
+#
+# --stable (make check-stable): the bases that take only the stable
+# fixes (lib.sh: STABLE_BASES, 6.1.y): the fixes applied, exported,
+# checked patch by patch, and the padding reproducer on the unpatched
+# and the patched kernel.  make check runs the same on 7.3 and 6.12.y
+# as part of their stages.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-upstream_all=
+upstream_all= stable=
 case "${1:-}" in
 --upstream) upstream_all=1 ;;
+--stable) stable=1 ;;
 "") ;;
-*) echo "usage: $0 [--upstream]" >&2; exit 2 ;;
+*) echo "usage: $0 [--upstream|--stable]" >&2; exit 2 ;;
 esac
 mkdir -p "$BUILD"
-log=$BUILD/check${upstream_all:+-upstream}.log
+suffix=${upstream_all:+-upstream}${stable:+-stable}
+log=$BUILD/check$suffix.log
 : >"$log"
 T0=$(date +%s)
 
@@ -51,7 +59,7 @@ stage() {
 	return $rc
 }
 
-summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary${upstream_all:+-upstream}.txt"; }
+summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary$suffix.txt"; }
 
 # The stages of one tree, in order, each one script; BASE (and KSRC) are
 # already in the environment.  A stage gets what it needs from the
@@ -59,9 +67,11 @@ summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary${upstream_al
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or scripts/check-NAME.sh.
-STAGES="base apply debian export series harness fuzz mutate boot qemu-spe upstream"
+STAGES="base apply debian export series harness fuzz mutate boot qemu-spe padding upstream"
 if [ -n "$upstream_all" ]; then
 	STAGES="base apply upstream"
+elif [ -n "$stable" ]; then
+	STAGES="base apply debian export series padding"
 fi
 check_tree() {
 	local p=$1 s f a
@@ -86,11 +96,15 @@ check_tree() {
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # Once: the parser every boot's results are counted with, and the
 # emulated SPE's own test (no kernel).
-if [ -z "$upstream_all" ]; then
+if [ -z "$upstream_all$stable" ]; then
 	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
 	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
 fi
-if [ -n "${KSRC:-}" ]; then
+if [ -n "$stable" ]; then
+	for b in ${CHECK_BASES:-$STABLE_BASES}; do
+		(export BASE=$b; check_tree "$b-")
+	done
+elif [ -n "${KSRC:-}" ]; then
 	check_tree ""
 else
 	for b in ${CHECK_BASES:-$DEBIAN_BASES}; do
