@@ -8,6 +8,9 @@
 #   make check-upstream  the kernel tree's own perf and perf_events tests on
 #                   emulated SPE in every mode, with their controls, on
 #                   both bases (make check: DEN0154 on 7.3 only)
+#   make check-stable  the stable fixes alone on the bases that take only
+#                   them (6.1.y): applied, checked, the padding reproducer
+#                   on the unpatched and the patched kernel
 #   make export     regenerate the series folder from branch "work"
 #   make image      the patched Image (make base-image: the unpatched one,
 #                   make images: both)
@@ -19,14 +22,14 @@
 #   make soak       perf record/report in a loop on emulated SPE (DEN0154),
 #                   30 minutes (scripts/soak.sh; SOAK_ARGS="--minutes 5")
 #
-# BASE=7.3 (default) or BASE=6.12.y  which Debian base tree
+# BASE=7.3 (default), 6.12.y or 6.1.y (the stable fixes only)  which Debian base tree
 # KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
-# SERIES=7.3|v6.16|6.12.y           override the series folder
+# SERIES=7.3|v6.16|6.12.y|6.1.y    override the series folder
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap \
-	check check-upstream export bench soak clean
+	check check-upstream check-stable export bench soak clean
 
 all: build
 
@@ -69,6 +72,9 @@ check:
 
 check-upstream:
 	@scripts/check.sh --upstream
+
+check-stable:
+	@scripts/check.sh --stable
 
 soak:
 	@scripts/soak.sh $(SOAK_ARGS)

@@ -27,10 +27,14 @@ note() { echo "== $*"; }
 # series folder is series/<name>.
 DEFAULT_BASE=7.3
 DEBIAN_BASES="7.3 6.12.y"
+# Bases that take only the stable fixes (series/<name>/fixes), checked by
+# scripts/check-stable.sh (make check-stable), not by make check.
+STABLE_BASES="6.1.y"
 base_pkg() {
 	case "$1" in
 	7.3) echo linux-source-7.3 ;;		# trixie-backports
 	6.12.y) echo linux-source-6.12 ;;	# bookworm(-security)
+	6.1.y) echo linux-source-6.1 ;;		# bookworm(-security)
 	*) return 1 ;;
 	esac
 }
@@ -39,7 +43,7 @@ base_pkg() {
 if [ -z "${KSRC:-}" ]; then
 	BASE=${BASE:-$DEFAULT_BASE}
 	[ -n "${KTREE:-}" ] || base_pkg "$BASE" >/dev/null ||
-		die "BASE=$BASE: not one of: $DEBIAN_BASES (or set KSRC=/path/to/linux)"
+		die "BASE=$BASE: not one of: $DEBIAN_BASES $STABLE_BASES (or set KSRC=/path/to/linux)"
 fi
 
 # papt ARGS...: apt-get with a private configuration under build/apt, so
@@ -150,6 +154,7 @@ series_dir() {
 	v=$(make -s -C "$t" kernelversion 2>/dev/null)
 	case "$v" in
 	6.12.*) echo "$ROOT/series/6.12.y" ;;
+	6.1.*) echo "$ROOT/series/6.1.y" ;;
 	6.16*) echo "$ROOT/series/v6.16" ;;
 	*) echo "$ROOT/series/7.3" ;;
 	esac
