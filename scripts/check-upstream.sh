@@ -54,6 +54,13 @@ image=$(need_image work)
 fork=test_arm_spe_fork.sh
 why="bare SPE: root's 4 MiB AUX buffer wakes perf every 2 MiB, 2^31+ sampled instructions at period 65536, over a second of guest time at QEMU's 1 per ns"
 sigtrap=(--skip kselftest:sigtrap_threads "fails with SPE off too on this QEMU (the sigtrap-spe-off control of make check-upstream)")
+# remove_on_exec's exec_stress failed once in the 7.3 DEN0154 boot (a
+# child of its 30 died within its 100 ms: a SIGTRAP from its inherited
+# PERF_TYPE_HARDWARE event, which is not SPE) and passed in every other
+# run.  In the patched boots it runs once more if it fails; a pass then is
+# reported with the first failure as a skip (flaky:...), a second failure
+# counts.  The unpatched control gets no rerun.
+retry=(--retry kselftest:remove_on_exec "exec_stress lost a child in one run: its PERF_TYPE_HARDWARE event, not SPE")
 
 # run NAME IMAGE MODE LIMIT ICOUNT ARGS...: the upstream tests in one
 # boot, with ARGS for upstream-tests; its RESULT lines (from ktap.py) in
@@ -80,10 +87,10 @@ for m in $modes; do
 	mode=${m%%:*} limit=${m#*:}
 	n=$mode${limit:+-$limit}
 	if [ "$mode" = bare ]; then
-		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}" \
+		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}" "${retry[@]}" \
 			--skip "perf-test:$fork" "$why"
 	else
-		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}"
+		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}" "${retry[@]}"
 	fi
 	cat "$BUILD/upstream/$name-$n/results"
 done
