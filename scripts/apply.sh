@@ -26,13 +26,13 @@ apply_to() {	# apply_to <branch>
 				"branch.$1.description" "$(cat)"
 	fi
 	# The version of the posting ("[PATCH v2 00/10]"), for export.sh.
-	local v cfg
+	local v cfg fixes
 	cfg=$(git -C "$t" rev-parse --git-common-dir)/config
 	# The fixes posted on their own, in order (series lines
 	# fixes/<name>/...): export.sh writes the first commits there.
 	git -C "$t" config --file "$cfg" --unset "branch.$1.fixes" || true
-	v=$(sed -n 's|^fixes/\([^/]*\)/.*|\1|p' "$d/series" | tr '\n' ' ' | sed 's/ $//')
-	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.fixes" "$v"
+	fixes=$(sed -n 's|^fixes/\([^/]*\)/.*|\1|p' "$d/series" | paste -sd ' ')
+	[ -z "$fixes" ] || git -C "$t" config --file "$cfg" "branch.$1.fixes" "$fixes"
 	git -C "$t" config --file "$cfg" --unset "branch.$1.reroll" || true
 	v=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$d/0000-cover-letter.patch" 2>/dev/null || true)
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"

@@ -28,12 +28,11 @@ fi
 # a minute to check out)
 for p in $(series_patches "$d" | grep '/fixes/' || true); do
 	f=${p#"$d"/}
-	export GIT_INDEX_FILE=$tmp/index
-	git -C "$t" read-tree "$BASE_TAG"
-	if git -C "$t" apply --cached "$p" >"$BUILD/export-$name-alone.log" 2>&1; then
+	GIT_INDEX_FILE=$tmp/index git -C "$t" read-tree "$BASE_TAG"
+	if GIT_INDEX_FILE=$tmp/index git -C "$t" apply --cached "$p" \
+		>"$BUILD/export-$name-alone.log" 2>&1; then
 		result pass "export/$name: $f applies alone to the base"
 	else
 		result fail "export/$name: $f does not apply alone to the base (see build/export-$name-alone.log)"
 	fi
-	unset GIT_INDEX_FILE
 done
