@@ -104,19 +104,33 @@ prepare_git() {
 	fi
 }
 
+# The series is applied to branch "spe" and recorded there (lib.sh:
+# record_series; qemu/export.sh records its exports the same way).  A
+# branch that moved past the record carries a developer's commits: it is
+# built as it is, never reset, until qemu/export.sh saves them.
 apply_series() {
-	local stamp cur
-	stamp=$(series_fingerprint "$HERE/patches")
-	cur=$(cat "$GIT/.git/spe-series-stamp" 2>/dev/null || true)
-	if [ "$stamp" = "$cur" ] && [ "${QEMU_FORCE_APPLY:-0}" != 1 ] &&
-	   git -C "$GIT" rev-parse -q --verify spe >/dev/null; then
-		return
+	local applied fingerprint
+	if [ -f "$GIT/.git/spe-series-stamp" ]; then
+		# the record of older versions of these scripts
+		git -C "$GIT" update-ref refs/applied/spe spe
+		git -C "$GIT" config branch.spe.fingerprint "$(cat "$GIT/.git/spe-series-stamp")"
+		rm -f "$GIT/.git/spe-series-stamp"
+	fi
+	if git -C "$GIT" rev-parse -q --verify refs/heads/spe >/dev/null &&
+	   [ "${QEMU_FORCE_APPLY:-0}" != 1 ]; then
+		read -r applied fingerprint <<<"$(WORK=spe recorded_series "$GIT")"
+		if [ "$(git -C "$GIT" rev-parse spe)" != "$applied" ]; then
+			note "branch spe has commits that are not in qemu/patches; building it as it is (qemu/export.sh to save them)"
+			git -C "$GIT" checkout -q spe
+			return
+		fi
+		[ "$fingerprint" != "$(series_fingerprint "$HERE/patches")" ] || return 0
 	fi
 	note "applying series ($(series_patches "$HERE/patches" | wc -l) patches)"
 	git -C "$GIT" checkout -q -f -B spe pristine
 	# shellcheck disable=SC2046
 	am_series "$GIT" $(series_patches "$HERE/patches") || die "the series does not apply"
-	echo "$stamp" > "$GIT/.git/spe-series-stamp"
+	WORK=spe record_series "$GIT" "$HERE/patches"
 }
 
 configure_build() {

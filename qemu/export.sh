@@ -5,7 +5,7 @@
 # build.sh keeps in build/qemu-<version>-git: every commit of branch
 # "spe" on top of tag "pristine" (Debian's source) becomes one
 # format-patch file, listed in order in qemu/patches/series.  Then build.sh will not re-apply
-# anything (the stamp matches what is already checked out).
+# anything (the record matches what is checked out).
 
 set -euo pipefail
 
@@ -26,5 +26,7 @@ git -C "$GIT" format-patch -q --no-signature --zero-commit -N \
 } > "$OUT/series"
 cat "$OUT/series"
 
-# Record the stamp build.sh would compute, so it does not re-apply.
-series_fingerprint "$OUT" >"$GIT/.git/spe-series-stamp"
+# Record the export, so that build.sh neither re-applies it nor takes
+# branch spe for unexported work.
+WORK=spe record_series "$GIT" "$OUT"
+rm -f "$GIT/.git/spe-series-stamp"

@@ -5,8 +5,9 @@
 # order of its series file), unless "work" carries commits of a
 # developer that have not been exported yet.
 #
-# refs/series/applied records what the last application produced: while
-# "work" still points there, a changed series folder is re-applied.
+# The record of the last application or export (lib.sh: record_series):
+# while "work" still points where it left it, a changed series folder is
+# applied again.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,13 +41,13 @@ apply_to() {	# apply_to <branch>
 
 if git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null; then
 	work=$(git -C "$t" rev-parse "$WORK")
-	applied=$(git -C "$t" rev-parse -q --verify refs/series/applied || true)
+	read -r applied fingerprint <<<"$(recorded_series "$t")"
 	if [ "$work" != "$applied" ]; then
 		note "branch $WORK has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
 		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
-	if [ "$(git -C "$t" config series.fingerprint || true)" = "$(series_fingerprint "$d")" ]; then
+	if [ "$fingerprint" = "$(series_fingerprint "$d")" ]; then
 		git -C "$t" checkout -q "$WORK"
 		exit 0
 	fi
@@ -54,5 +55,4 @@ fi
 
 note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch $WORK"
 apply_to "$WORK"
-git -C "$t" update-ref refs/series/applied "$WORK"
-git -C "$t" config series.fingerprint "$(series_fingerprint "$d")"
+record_series "$t" "$d"

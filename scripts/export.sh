@@ -113,6 +113,5 @@ note "exported $nf fixes and $((n - nf)) patches to $out"
 # apply.sh takes branch work and this folder as one (no warning about
 # unexported commits, and a newer folder is applied again).
 if [ "$out" = "$d" ]; then
-	git -C "$t" update-ref refs/series/applied "$WORK"
-	git -C "$t" config series.fingerprint "$(series_fingerprint "$d")"
+	record_series "$t" "$d"
 fi

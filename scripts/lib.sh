@@ -173,6 +173,32 @@ series_fingerprint() {
 	(cat "$1/series" 2>/dev/null; series_patches "$1" | xargs -r cat) | sha1sum | cut -d' ' -f1
 }
 
+# The record of the last application or export of a folder to branch
+# WORK of tree T: the commit it left in refs/applied/<WORK>, and the
+# folder's fingerprint in branch.<WORK>.fingerprint.  One per branch,
+# since worktrees share refs and config (the v6.16 stand-in is a worktree
+# of the 7.3 tree with its own branch).
+# record_series T DIR: record that WORK of T is what folder DIR gives.
+record_series() {
+	git -C "$1" update-ref "refs/applied/$WORK" "$WORK"
+	git -C "$1" config "branch.$WORK.fingerprint" "$(series_fingerprint "$2")"
+}
+# recorded_series T: print "<commit> <fingerprint>" of the record, "-"
+# for a field there is none of.  Takes over the record of older versions of
+# these scripts (refs/series/applied, series.fingerprint), which were
+# shared by every branch of the tree.
+recorded_series() {
+	local old
+	if old=$(git -C "$1" rev-parse -q --verify refs/series/applied); then
+		git -C "$1" update-ref "refs/applied/$WORK" "$old"
+		git -C "$1" config "branch.$WORK.fingerprint" "$(git -C "$1" config series.fingerprint || true)"
+		git -C "$1" update-ref -d refs/series/applied
+		git -C "$1" config --unset series.fingerprint || true
+	fi
+	echo "$(git -C "$1" rev-parse -q --verify "refs/applied/$WORK" || echo -)" \
+		"$(git -C "$1" config "branch.$WORK.fingerprint" || echo -)"
+}
+
 # git_import DIR MESSAGE: make the unpacked source in DIR a git repository
 # of one commit, with a fixed identity and date, so that its commit id
 # (and with it the series' base-commit: line) is the same on every machine.
