@@ -18,7 +18,7 @@ d=$ROOT/series/v6.16
 readme=$d/README.md
 files=${V616_FILES:-$BUILD/v6.16-files}
 t73=$BUILD/linux-7.3
-wt=$BUILD/wt-v6.16
+wt=$CHECK_DIR/v6.16-standin
 log=$BUILD/check-v6.16
 
 # Everything the verdict depends on; the same inputs are not checked
@@ -83,6 +83,7 @@ for f in "${!blob[@]}"; do
 done
 
 [ -d "$t73/.git" ] || die "no 7.3 tree ($t73): run the 7.3 stages first"
+mkdir -p "$CHECK_DIR"
 git -C "$t73" worktree prune
 if [ ! -e "$wt/.git" ]; then
 	git -C "$t73" worktree add -q --detach "$wt" base

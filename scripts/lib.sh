@@ -18,6 +18,11 @@ export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
 JOBS=${JOBS:-$(nproc)}
 
+# Trees and files that only the checks create live under CHECK_DIR, a
+# name no user command (make, make apply, KSRC=...) writes to, so that a
+# check never writes into a tree it did not create.
+CHECK_DIR=$BUILD/check
+
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo "== $*"; }
 
