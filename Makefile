@@ -12,6 +12,8 @@
 #                   them (6.1.y): applied, checked, the padding reproducer
 #                   on the unpatched and the patched kernel
 #   make export     regenerate the series folder from branch "work"
+#   make clean      remove build/, unless a tree there has commits no
+#                   export saved or uncommitted edits (FORCE=1: anyway)
 #   make image      the patched Image (make base-image: the unpatched one,
 #                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
@@ -83,7 +85,7 @@ export:
 	@scripts/export.sh
 
 clean:
-	rm -rf build
+	@scripts/clean.sh
 
 # Per-interrupt cost of the base and patched driver in the model
 bench:
