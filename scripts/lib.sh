@@ -337,6 +337,11 @@ kmake() {
 #    file the patch adds.
 checkpatch() {
 	local t=$1 p=$2 f out dict
+	# A missing checkpatch.pl is a problem that counts, never a clean run.
+	if [ ! -x "$t/scripts/checkpatch.pl" ]; then
+		echo "ERROR:NO_CHECKPATCH: $t has no scripts/checkpatch.pl"
+		return 0
+	fi
 	# Debian keeps codespell's dictionary inside its Python package.
 	dict=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
 	out=$(cd "$t" && scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
