@@ -59,6 +59,12 @@ stage() {
 	return $rc
 }
 
+# skip_stage NAME WHY: a stage not run on this tree, counted as a skip.
+skip_stage() {
+	echo "== stage $1"
+	echo "RESULT skip stage $1: $2" | tee -a "$log" | sed 's/^RESULT /   /'
+}
+
 summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary$suffix.txt"; }
 
 # The stages of one tree, in order, each one script; BASE (and KSRC) are
@@ -78,11 +84,16 @@ check_tree() {
 	for s in $STAGES; do
 		a=()
 		case "$s" in
-		debian) [ -z "${KSRC:-}" ] || continue ;;	# a tree of the user's own
+		debian)
+			if [ -n "${KSRC:-}" ]; then
+				skip_stage "$p$s" "a tree of the user's own (KSRC) is not a Debian package"
+				continue
+			fi ;;
 		upstream)
 			if [ -n "$upstream_all" ]; then
 				a=(--all)
 			elif [ -z "${KSRC:-}" ] && [ "$BASE" != "${DEBIAN_BASES%% *}" ]; then
+				skip_stage "$p$s" "make check runs the tree's own tests on ${DEBIAN_BASES%% *} only; make check-upstream runs them on every base"
 				continue
 			fi ;;
 		esac
