@@ -21,6 +21,8 @@
 #                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu-10.2.2/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
+#   make test-safety  make clean, export/apply and the v6.16 check on
+#                   throwaway trees: none may lose a user's work
 #   make soak       perf record/report in a loop on emulated SPE (DEN0154),
 #                   30 minutes (scripts/soak.sh; SOAK_ARGS="--minutes 5")
 #
@@ -30,7 +32,7 @@
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
-.PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap \
+.PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap test-safety \
 	check check-upstream check-stable export bench soak clean
 
 all: build
@@ -68,6 +70,9 @@ qemu:
 
 test-ktap:
 	@scripts/tests/ktap/run.sh
+
+test-safety:
+	@scripts/tests/safety/run.sh
 
 check:
 	@scripts/check.sh

@@ -105,10 +105,12 @@ check_tree() {
 }
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
-# Once: the parser every boot's results are counted with, and the
-# emulated SPE's own test (no kernel).
+# Once: the parser every boot's results are counted with, the commands
+# that could lose a user's work (on throwaway trees), and the emulated
+# SPE's own test (no kernel).
 if [ -z "$upstream_all$stable" ]; then
 	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
+	stage safety "$ROOT/scripts/tests/safety/run.sh"
 	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
 fi
 if [ -n "$stable" ]; then

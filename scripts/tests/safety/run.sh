@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The commands that could lose or damage a user's work, run on throwaway
+# trees in a copy of the project (a sandbox under a temporary folder), with
+# the project's own Makefile and scripts:
+#   clean-*      make clean refuses while a tree under build/ has commits
+#                no export saved, or uncommitted edits; FORCE=1 overrides;
+#   roundtrip-*  after an export, apply is quiet and keeps the branch; a
+#                newer folder is applied; the record of one branch (the
+#                v6.16 stand-in's) does not stand in for another's;
+#   standin-*    the v6.16 check never writes into a worktree of a tree of
+#                the user's own (make KSRC=... BASE=v6.16).
+#
+#   scripts/tests/safety/run.sh
+#
+# Prints "RESULT pass|fail safety/CASE"; exit status 1 when any failed.
+set -uo pipefail
+unset BUILD KTREE KSRC BASE SERIES WORK BASE_TAG CHECK_BASES V616_FILES
+src=$(cd "$(dirname "$0")/../../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+
+check() {	# check CASE COMMAND...: the command's status is the verdict
+	local c=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		echo "RESULT pass safety/$c"
+	else
+		echo "RESULT fail safety/$c"
+		sed 's/^/    /' "$tmp/out" | tail -n 20
+		rc=1
+	fi
+}
+
+# A fresh sandbox S: the project's Makefile, scripts and config, and an
+# empty series folder "demo".
+sandbox() {
+	S=$tmp/sandbox
+	rm -rf "$S"
+	mkdir -p "$S/series/demo" "$S/build"
+	cp -r "$src/Makefile" "$src/scripts" "$src/config" "$S/"
+	cp -r "$src/series/v6.16" "$S/series/"
+}
+
+# tree DIR: a small kernel-like tree with a base tag, a get_maintainer.pl
+# that names one maintainer, and branch work with one commit and a cover
+# letter (branch description).
+tree() {
+	local t=$1
+	git init -q -b main "$t"
+	mkdir -p "$t/scripts"
+	printf 'M:\tA Maintainer <maint@example.org>\nF:\t*\n' >"$t/MAINTAINERS"
+	printf '#!/bin/sh\necho "A Maintainer <maint@example.org>"\n' >"$t/scripts/get_maintainer.pl"
+	chmod +x "$t/scripts/get_maintainer.pl"
+	echo one >"$t/file.c"
+	g "$t" add -A
+	g "$t" commit -q -m base
+	g "$t" tag base
+	g "$t" checkout -q -b work
+	commit "$t" two "demo: the first change"
+	g "$t" config branch.work.description "demo: a series
+
+A cover letter."
+}
+g() { local t=$1; shift; git -C "$t" -c user.name=test -c user.email=test@example.org "$@"; }
+commit() {	# commit TREE CONTENT SUBJECT
+	echo "$2" >>"$1/file.c"
+	g "$1" commit -q -a -m "$3"
+}
+mk() { SERIES=demo make -s -C "$S" "$@"; }
+
+# --- make clean ---
+clean_unexported() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	commit "$S/build/linux-7.3" three "demo: not exported yet"
+	if mk clean >"$tmp/clean" 2>&1; then
+		echo "make clean removed a tree with an unexported commit"
+		return 1
+	fi
+	grep -q 'demo: not exported yet' "$tmp/clean" || { cat "$tmp/clean"; return 1; }
+	[ -d "$S/build/linux-7.3/.git" ] || { echo "the tree is gone"; return 1; }
+	# exported: nothing is lost, so clean goes ahead
+	mk export >/dev/null && mk clean && [ ! -e "$S/build" ]
+}
+clean_dirty() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	echo edited >>"$S/build/linux-7.3/file.c"
+	if mk clean >"$tmp/clean" 2>&1; then
+		echo "make clean removed a tree with uncommitted edits"
+		return 1
+	fi
+	grep -q 'file.c' "$tmp/clean" || { cat "$tmp/clean"; return 1; }
+	mk clean FORCE=1 && [ ! -e "$S/build" ]
+}
+check clean-unexported clean_unexported
+check clean-dirty clean_dirty
+
+# --- export, then apply ---
+roundtrip_quiet() {
+	local t=$S/build/linux-7.3 before
+	sandbox
+	tree "$t"
+	commit "$t" three "demo: the second change"
+	mk export >/dev/null || return 1
+	before=$(git -C "$t" rev-parse work)
+	(cd "$S" && SERIES=demo scripts/apply.sh) >"$tmp/apply" 2>&1 || { cat "$tmp/apply"; return 1; }
+	if grep -q 'not in' "$tmp/apply"; then
+		cat "$tmp/apply"
+		return 1
+	fi
+	[ "$(git -C "$t" rev-parse work)" = "$before" ]
+}
+# newer_folder TREE: the folder as a newer checkout of the project would
+# bring it: the series plus one more commit, exported from elsewhere.
+newer_folder() {
+	local t=$1
+	g "$t" branch -f next work
+	g "$t" checkout -q next
+	commit "$t" four "demo: from a newer folder"
+	g "$t" config branch.next.description "$(git -C "$t" config branch.work.description)"
+	(cd "$S" && KTREE=$t WORK=next SERIES=demo scripts/export.sh "$tmp/newer") >/dev/null || return 1
+	g "$t" checkout -q work
+	g "$t" branch -q -D next
+	rm -rf "$S/series/demo"
+	cp -r "$tmp/newer" "$S/series/demo"
+}
+roundtrip_newer() {
+	local t=$S/build/linux-7.3
+	sandbox
+	tree "$t"
+	mk export >/dev/null || return 1
+	newer_folder "$t" || return 1
+	(cd "$S" && SERIES=demo scripts/apply.sh) >"$tmp/apply" 2>&1 || { cat "$tmp/apply"; return 1; }
+	[ "$(git -C "$t" log -1 --format=%s work)" = "demo: from a newer folder" ] ||
+		{ cat "$tmp/apply"; return 1; }
+}
+# A second branch in a worktree of the same tree (as the v6.16 stand-in
+# is of the 7.3 tree) is applied and exported: branch work's record
+# must stay its own.
+roundtrip_worktree() {
+	local t=$S/build/linux-7.3 w=$S/build/other
+	sandbox
+	tree "$t"
+	mk export >/dev/null || return 1
+	mkdir -p "$S/series/other"
+	g "$t" worktree add -q --detach "$w" base
+	g "$w" checkout -q -b work-other
+	commit "$w" other "other: a change"
+	g "$t" config branch.work-other.description "other: a series
+
+A cover letter."
+	(cd "$S" && KTREE=$w WORK=work-other SERIES=other scripts/export.sh &&
+		KTREE=$w WORK=work-other SERIES=other scripts/apply.sh) >/dev/null || return 1
+	newer_folder "$t" || return 1
+	(cd "$S" && SERIES=demo scripts/apply.sh) >"$tmp/apply" 2>&1 || { cat "$tmp/apply"; return 1; }
+	[ "$(git -C "$t" log -1 --format=%s work)" = "demo: from a newer folder" ] ||
+		{ cat "$tmp/apply"; return 1; }
+}
+check roundtrip-quiet roundtrip_quiet
+check roundtrip-newer roundtrip_newer
+check roundtrip-worktree roundtrip_worktree
+
+# --- the v6.16 check and a tree of the user's own ---
+# make KSRC=<user tree> BASE=v6.16 works in a worktree of the user's tree
+# at the path lib.sh's ktree gives; the v6.16 check must leave that
+# worktree, its branch and the user's refs as they were, whatever it
+# reports.
+standin_user_tree() {
+	local u=$tmp/user wt refs head
+	sandbox
+	tree "$S/build/linux-7.3"
+	tree "$u"
+	wt=$(cd "$S" && KSRC=$u BASE=v6.16 bash -c '. scripts/lib.sh && ktree')
+	g "$u" worktree add -q -b spe-vm/work "$wt" base
+	refs=$(git -C "$u" for-each-ref)
+	head=$(git -C "$wt" symbolic-ref HEAD)
+	(cd "$S" && V616_RUN=1 V616_FILES=$tmp/none scripts/check-v6.16.sh) >"$tmp/v616" 2>&1
+	[ "$(git -C "$u" for-each-ref)" = "$refs" ] ||
+		{ echo "the user's refs changed:"; git -C "$u" for-each-ref; return 1; }
+	[ "$(git -C "$wt" symbolic-ref -q HEAD)" = "$head" ] ||
+		{ echo "the user's worktree $wt left $head"; return 1; }
+	[ -z "$(git -C "$wt" status --porcelain)" ]
+}
+check standin-user-tree standin_user_tree
+
+exit $rc
