@@ -70,7 +70,13 @@ resolve() {
 }
 
 # deb NAME VERSION: the path of its .deb in the download folder
-deb() { ls "$apt/debs/$1_${2//:/%3a}_"*.deb 2>/dev/null | head -n1; }
+deb() {
+	local f
+	for f in "$apt/debs/$1_${2//:/%3a}_"*.deb; do
+		[ -e "$f" ] && echo "$f"
+		return
+	done
+}
 
 # unpack DIR: a merged-/usr tree of the packages ("name version" lines on
 # stdin).  dpkg-deb -x would replace the /bin, /sbin and /lib symlinks
@@ -161,6 +167,7 @@ echo "$runtime" >"$root.packages"
 	cp usr/share/base-files/profile etc/profile
 	cp usr/share/base-files/dot.profile root/.profile
 	cp usr/share/base-files/dot.bashrc root/.bashrc
+	# shellcheck disable=SC2016 # $PATH is the guest shell's, expanded there
 	echo 'PATH=$PATH:/tests' >etc/profile.d/spe-guest.sh
 	: >etc/fstab
 	# Not needed in a guest that lives in RAM

@@ -167,6 +167,7 @@ CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
  --disable-vhost-user --disable-vhost-user-blk-server --disable-vduse-blk-export
  --disable-libvduse --disable-fuse --disable-dbus-display --disable-qom-cast-debug
  --enable-fdt=system --disable-install-blobs"
+# shellcheck disable=SC2086,SC2116 # the lines above as one, split into words
 CONF_ARGS=$(echo $CONF_ARGS)
 
 d=$(fetch_source)

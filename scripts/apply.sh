@@ -13,7 +13,7 @@ set -euo pipefail
 
 t=$(ktree)
 d=$(series_dir "$t")
-git -C "$t" rev-parse -q --verify refs/tags/$BASE_TAG >/dev/null || die "no base tree; run scripts/base.sh"
+git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null || die "no base tree; run scripts/base.sh"
 
 apply_to() {	# apply_to <branch>
 	git -C "$t" checkout -q -B "$1" "$BASE_TAG"
@@ -39,7 +39,7 @@ apply_to() {	# apply_to <branch>
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"
 }
 
-if git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null; then
+if git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null; then
 	work=$(git -C "$t" rev-parse "$WORK")
 	read -r applied fingerprint <<<"$(recorded_series "$t")"
 	if [ "$work" != "$applied" ]; then

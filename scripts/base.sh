@@ -10,7 +10,7 @@ set -euo pipefail
 
 t=$(ktree)
 if [ -d "$t/.git" ] || [ -f "$t/.git" ]; then
-	git -C "$t" rev-parse -q --verify refs/tags/$BASE_TAG >/dev/null && exit 0
+	git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null && exit 0
 fi
 mkdir -p "$BUILD"
 

@@ -26,6 +26,7 @@ fi
 # date and path of every file: "YYYY-MM-DD HH:MM path"
 upstream=$(awk '{ print $4 }' "$list" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 patched=$(awk -v u="$upstream" '$4 != u && $6 !~ /\/$/' "$list" | wc -l)
+# shellcheck disable=SC2016 # an awk program
 files=$(series_patches "$d" | grep -v '/0000-' | xargs awk '/^--- a\// { print substr($2, 3) }' | sort -u)
 n=$(wc -w <<<"$files")
 # One pass over the listing: the date of each of those files.

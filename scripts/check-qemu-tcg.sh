@@ -33,7 +33,7 @@ cc=${CROSS_COMPILE}gcc
 for run in bare den0154 r24557 den0154-icount den0154-below; do
 	mode=${run%-*}
 	props="spe=on,x-spe-mode=$mode"
-	[ $mode = bare ] || props="$props,x-spe-max-buff-size=64K"
+	[ "$mode" = bare ] || props="$props,x-spe-max-buff-size=64K"
 	icount=()
 	args=arg=1,arg=$mode
 	case $run in
@@ -44,7 +44,7 @@ for run in bare den0154 r24557 den0154-icount den0154-below; do
 	rm -f "$out/$run.out"
 	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "${icount[@]}" \
 		-display none -monitor none -chardev file,path="$out/$run.out",id=output \
-		-semihosting-config enable=on,target=native,chardev=output,$args \
+		-semihosting-config "enable=on,target=native,chardev=output,$args" \
 		-kernel "$out/spe" || rc=$?
 	touch "$out/$run.out"
 	cat "$out/$run.out"
@@ -64,6 +64,7 @@ done
 # command line that ends in "migrated", compares.
 mig=$out/spe.mig
 rm -f "$mig" "$out"/migrate-*.out
+# shellcheck disable=SC2054 # QEMU's options take comma-separated lists
 vm=(-M virt -cpu max,spe=on,x-spe-mode=den0154,x-spe-max-buff-size=64K -display none
     -nic none -kernel "$out/spe")
 semi=enable=on,target=native,chardev=output,arg=1,arg=den0154,arg=0,arg=migrate

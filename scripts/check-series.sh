@@ -53,7 +53,7 @@ ow=$(kout "$t")
 objs_for() {
 	local c o cmd
 	echo drivers/perf/arm_spe_pmu.o
-	for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$1" | grep -v '^tools/'); do
+	while read -r c; do
 		o=${c%.c}.o
 		if [ -f "$ow/$(dirname "$o")/.$(basename "$o").cmd" ]; then
 			echo "$o"
@@ -66,7 +66,7 @@ objs_for() {
 		else
 			echo "-$c"
 		fi
-	done | sort -u
+	done < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$1" | grep -v '^tools/') | sort -u
 }
 
 # Debian bookworm's sparse (0.6.4) predates __typeof_unqual__, which

@@ -100,7 +100,7 @@ done
 # in the first perf test, within a minute), so the boot is cut after 3
 # minutes; only the tests' own "not ok" lines count as failures, not a
 # test that the timeout cut short.
-n=base-den0154-1M
+n="base-den0154-1M"
 timeout=180
 run "$n" "$base" den0154 1M 0 --user "$fork" "${sigtrap[@]}"
 out=$BUILD/upstream/$name-$n
@@ -115,7 +115,7 @@ else
 fi
 
 # The control that the sigtrap_threads skip stands on
-n=sigtrap-spe-off
+n="sigtrap-spe-off"
 timeout=900
 run "$n" "$image" off "" "" --only kselftest:sigtrap_threads
 out=$BUILD/upstream/$name-$n

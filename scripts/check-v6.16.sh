@@ -39,6 +39,7 @@ mapfile -t patches < <(series_patches "$d" | grep -v '/0000-')
 
 # The README's table: | `path` | `blob` | ...
 declare -A blob
+# shellcheck disable=SC2016 # backquotes of Markdown, not a command
 while read -r f b; do
 	blob[$f]=$b
 done < <(sed -n 's/^| `\([^`]*\)` | `\([0-9a-f]\{40\}\)` |.*/\1 \2/p' "$readme")

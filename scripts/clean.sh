@@ -14,6 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$BUILD" ] || exit 0
+indent() { sed 's/^/\t/' | head -n 10; }
 lost=0 owners=()
 for g in "$BUILD"/*/.git; do
 	[ -e "$g" ] || continue
@@ -27,7 +28,7 @@ for g in "$BUILD"/*/.git; do
 	dirty=$(git -C "$t" status --porcelain --untracked-files=no 2>/dev/null || true)
 	if [ -n "$dirty" ]; then
 		echo "$t: uncommitted changes to $(wc -l <<<"$dirty") tracked file(s):"
-		sed 's/^/	/' <<<"$dirty" | head -n 10
+		indent <<<"$dirty"
 		lost=1
 	fi
 	[ -d "$g" ] || continue
@@ -36,10 +37,10 @@ for g in "$BUILD"/*/.git; do
 	legacy=$(git -C "$t" rev-parse -q --verify refs/series/applied || true)
 	for b in $(git -C "$t" for-each-ref --format='%(refname:short)' refs/heads/); do
 		new=$(git -C "$t" log --oneline "refs/heads/$b" --not --tags \
-			--glob='refs/applied/*' $legacy)
+			--glob='refs/applied/*' ${legacy:+"$legacy"})
 		[ -n "$new" ] || continue
 		echo "$t: branch $b has $(wc -l <<<"$new") commit(s) that no export saved:"
-		sed 's/^/	/' <<<"$new" | head -n 10
+		indent <<<"$new"
 		lost=1
 	done
 done

@@ -24,7 +24,7 @@ set -euo pipefail
 t=$(ktree)
 d=$(series_dir "$t")
 out=${1:-$d}
-git -C "$t" rev-parse -q --verify refs/heads/$WORK >/dev/null || die "no branch $WORK in $t"
+git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null || die "no branch $WORK in $t"
 n=$(git -C "$t" rev-list --count "$BASE_TAG..$WORK")
 [ "$n" -gt 0 ] || die "branch $WORK has no commits on top of $BASE_TAG"
 
@@ -70,7 +70,10 @@ if [ "$n" -gt "$nf" ]; then
 	[ "$nf" = 0 ] || from=${commits[nf - 1]}
 	fp --cover-letter --cover-from-description=subject --base="$BASE_TAG" \
 		-o "$tmp/probe" "$from..$WORK"
-	mapfile -t ps < <(ls "$tmp"/probe/0*.patch | grep -v /0000-)
+	ps=()
+	for f in "$tmp"/probe/0*.patch; do
+		case "$f" in */0000-*) ;; *) ps+=("$f") ;; esac
+	done
 	to=$(gm --no-l "${ps[@]}")
 	cc=$(gm --no-m --no-r "${ps[@]}")
 	# and config/cc: earlier reviewers and lists, unless already there
@@ -107,7 +110,7 @@ fi
 mkdir -p "$out"
 rm -rf "$out"/*.patch "$out"/series "$out"/fixes
 cp -r "$tmp"/out/. "$out"/
-(cd "$out" && { for ((i = 0; i < nf; i++)); do ls "fixes/${fixes[i]}"/*.patch; done; ls *.patch 2>/dev/null || true; }) >"$out/series"
+(cd "$out" && { for ((i = 0; i < nf; i++)); do ls "fixes/${fixes[i]}"/*.patch; done; ls -- *.patch 2>/dev/null || true; }) >"$out/series"
 note "exported $nf fixes and $((n - nf)) patches to $out"
 # Exported into the folder itself: record it as applied, so that
 # apply.sh takes branch work and this folder as one (no warning about

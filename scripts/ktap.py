@@ -30,7 +30,6 @@ import argparse
 import collections
 import json
 import re
-import sys
 
 VERSION = re.compile(r"^(KTAP|TAP) version \d+\s*$")
 PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Common settings for the project's scripts.  Sourced, never run.
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # its variables are for the scripts that source it
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
@@ -56,7 +58,7 @@ fi
 # the machine's own packages resolve to.  The archive is the one the
 # machine's Debian entries already use.
 papt_init() {
-	local d=$BUILD/apt uri
+	local d=$BUILD/apt uri src
 	[ -f "$d/sources.list" ] && return 0
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	{
@@ -88,7 +90,8 @@ papt_init() {
 	} >"$d/sources.list.tmp"
 	grep -q '^deb .* bookworm ' "$d/sources.list.tmp" || die "no Debian archive configured in /etc/apt"
 	# Sources of the machine's own suites (QEMU's, for qemu/build.sh)
-	sed -n '/trixie/!s/^deb /deb-src /p' "$d/sources.list.tmp" >>"$d/sources.list.tmp"
+	src=$(sed -n '/trixie/!s/^deb /deb-src /p' "$d/sources.list.tmp")
+	echo "$src" >>"$d/sources.list.tmp"
 	mv "$d/sources.list.tmp" "$d/sources.list"
 	rm -f "$d/updated"
 }
@@ -113,12 +116,17 @@ base_deb() {
 	local pkg deb debs=$BUILD/debs
 	pkg=$(base_pkg "$1")
 	mkdir -p "$debs"
-	deb=$(ls "$debs"/"${pkg}"_*.deb 2>/dev/null | tail -n1 || true)
+	newest() {	# the last of the package's .debs in version order
+		local f last=
+		for f in "$debs/${pkg}"_*.deb; do [ -e "$f" ] && last=$f; done
+		echo "$last"
+	}
+	deb=$(newest)
 	if [ -z "$deb" ]; then
 		note "fetching $pkg with a private apt configuration" >&2
 		papt_update
 		(cd "$debs" && papt download "$pkg" >&2) || die "cannot download $pkg"
-		deb=$(ls "$debs"/"${pkg}"_*.deb | tail -n1)
+		deb=$(newest)
 	fi
 	echo "$deb"
 }
@@ -344,15 +352,18 @@ checkpatch() {
 	fi
 	# Debian keeps codespell's dictionary inside its Python package.
 	dict=$(python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
-	out=$(cd "$t" && scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
-		--ignore UNKNOWN_COMMIT_ID --no-summary -q "$p" 2>&1 || true)
+	# checkpatch.pl's status says nothing its output does not
+	out=$(cd "$t" && { scripts/checkpatch.pl --strict --codespell --codespellfile "$dict" --show-types \
+		--ignore UNKNOWN_COMMIT_ID --no-summary -q "$p" 2>&1 || true; })
 	if grep -q '^WARNING:FILE_PATH_CHANGES:' <<<"$out"; then
 		local orphan=0
-		for f in $(awk '/^diff --git/ { f = $4 } /^new file mode/ { sub(/^b\//, "", f); print f }' "$p"); do
+		while read -r f; do
 			(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
 				grep -q '(maintainer:' || { echo "no maintainer for $f"; orphan=1; }
-		done
-		[ $orphan = 0 ] && out=$(sed '/^WARNING:FILE_PATH_CHANGES:/,/^$/d' <<<"$out")
+		done < <(awk '/^diff --git/ { f = $4 } /^new file mode/ { sub(/^b\//, "", f); print f }' "$p")
+		if [ $orphan = 0 ]; then
+			out=$(sed '/^WARNING:FILE_PATH_CHANGES:/,/^$/d' <<<"$out")
+		fi
 	fi
 	[ -n "$out" ] && echo "$out"
 	return 0

@@ -35,6 +35,7 @@ done
 "$ROOT/guest/rootfs.sh" >&2 || die "guest/rootfs.sh failed"
 
 read -ra lims <<<"$limits"
+read -ra auxes <<<"$aux"
 out=$BUILD/soak
 rm -rf "$out"
 mkdir -p "$out"
@@ -47,7 +48,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	boots=$((boots + 1))
 	d=$out/$boots-$lim
 	"$ROOT/scripts/guest.sh" --image "$image" --mode den0154 --limit "$lim" \
-		--timeout $((secs + 300)) --out "$d" -- /tests/soak-loop "$secs" $aux \
+		--timeout $((secs + 300)) --out "$d" -- /tests/soak-loop "$secs" "${auxes[@]}" \
 		>"$d.output.txt" 2>&1 || true
 	mv "$d.output.txt" "$d/output.txt"
 	read -r r s l rep f < <(awk '/^SOAK aux=/ {

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # COV, FT, REPRO: read by the scripts that source this
 # Shared by run-bounded.sh and run-long.sh.  Sourced, never run.
 #
 #   fuzz_rev              sets REV (default $WORK) and PATCHED (1 for

@@ -26,7 +26,7 @@ echo "fuzz-long: driver $rev, mode ${FUZZ_MODE:-any} vis ${FUZZ_VIS:-any}"
 echo "sequences executed: $RUNS"
 echo "wall time:          $((t1 - t0)) s"
 echo "coverage:           cov $COV ft $FT (libFuzzer)"
-echo "corpus:             $(ls "$FUZZ_DIR/corpus" | wc -l) inputs in $FUZZ_DIR/corpus"
+echo "corpus:             $(find "$FUZZ_DIR/corpus" -type f | wc -l) inputs in $FUZZ_DIR/corpus"
 if [ $rc -ne 0 ] || [ -n "$REPRO" ]; then
 	echo "violations found:   1 (libFuzzer stops at the first)"
 	echo "reproducer:         ${REPRO:-see $log}"

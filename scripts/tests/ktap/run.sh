@@ -25,7 +25,7 @@ for log in "$here"/*.log; do
 		echo "RESULT pass ktap-parser/$c"
 	else
 		echo "RESULT fail ktap-parser/$c"
-		echo "${diff_out:-$out}" | sed 's/^/    /'
+		while IFS= read -r l; do echo "    $l"; done <<<"${diff_out:-$out}"
 		rc=1
 	fi
 	diff_out=

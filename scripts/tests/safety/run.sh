@@ -14,6 +14,7 @@
 #   scripts/tests/safety/run.sh
 #
 # Prints "RESULT pass|fail safety/CASE"; exit status 1 when any failed.
+# shellcheck disable=SC2317 # the cases are called through check()
 set -uo pipefail
 unset BUILD KTREE KSRC BASE SERIES WORK BASE_TAG CHECK_BASES V616_FILES
 src=$(cd "$(dirname "$0")/../../.." && pwd)
