@@ -26,7 +26,7 @@ if [ -n "$user_base" ] && [ -z "${KSRC:-}" ] && [ -z "${CHECK_BASES:-}" ]; then
 	CHECK_BASES=$user_base
 fi
 
-upstream_all= stable=
+upstream_all='' stable=
 case "${1:-}" in
 --upstream) upstream_all=1 ;;
 --stable) stable=1 ;;
@@ -121,21 +121,24 @@ check_tree() {
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # Once: the parser every boot's results are counted with, the commands
-# that could lose a user's work (on throwaway trees), and the emulated
-# SPE's own test (no kernel).
+# that could lose a user's work (on throwaway trees), the emulated SPE's
+# own test (no kernel) and the linters on the project's own code.
 if [ -z "$upstream_all$stable" ]; then
 	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
 	stage safety "$ROOT/scripts/tests/safety/run.sh"
 	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
+	stage lint "$ROOT/scripts/check-lint.sh"
 fi
 if [ -n "$stable" ]; then
 	for b in ${CHECK_BASES:-$STABLE_BASES}; do
+		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
 		(export BASE=$b; check_tree "$b-")
 	done
 elif [ -n "${KSRC:-}" ]; then
 	check_tree ""
 else
 	for b in ${CHECK_BASES:-$DEBIAN_BASES}; do
+		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
 		(export BASE=$b; check_tree "$b-")
 	done
 	if [ -n "$upstream_all" ]; then
