@@ -50,6 +50,11 @@ for rev in "$WORK" "$BASE_TAG"; do
 		continue
 	fi
 	"$O/$rev/main" -r "$name" 2>"$O/$rev/run.log" || rc=1
+	# the series' encodings: a wrong one must stop the build (arch.h)
+	if [ "$rev" = "$WORK" ]; then
+		make -s -C "$HERE" TREE="$TREE" REV="$rev" PATCHED=$patched O="$O" \
+			arch-check 2>&1 || rc=1
+	fi
 	grep -h "caught:" "$O/$rev/run.log" | sort -u >&2
 done
 exit $rc

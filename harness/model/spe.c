@@ -17,8 +17,15 @@
 #include <string.h>
 
 #include "harness_bits.h"
+/*
+ * Every encoding the model uses is its own (arch.h, generated from
+ * docs/spe-rules.md).  The revision's headers are here for two things
+ * only: which optional features it names (#ifdef), and arch.h's checks
+ * that the revision agrees with the table.
+ */
 #include "sysreg-defs.h"
 #include "spe-sysreg.h"
+#include "arch.h"
 #include "spe.h"
 
 struct spe_model spe;
@@ -82,13 +89,9 @@ static uint64_t next_seq;
 static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
 
 /*
- * PMBSR_EL1 syndromes.  EC values and PMBSR_EL1_BUF_BSC_FULL come from
- * the revision's generated headers; what a revision does not name is
- * defined here with the Arm ARM's value.
+ * PMBSR_EL1 syndromes that arch.h (docs/spe-rules.md, section L) does
+ * not name: values the model injects.
  */
-#ifndef PMBSR_EL1_BUF_BSC_SIZE
-#define PMBSR_EL1_BUF_BSC_SIZE	0x4UL	/* buffer-size event (DEN0154) */
-#endif
 #define MODEL_BUF_BSC_NONE	0x0UL	/* EC BUF, BSC 0: with DL, access not allowed */
 #define MODEL_BUF_BSC_RESERVED	0x3UL	/* a BSC value the architecture reserves */
 #define MODEL_FSC_TRANS_L3	0x07UL	/* FSC: translation fault, level 3 */
@@ -162,21 +165,21 @@ void spe_violation(const char *fmt, ...)
 static enum spe_reg decode(uint32_t enc)
 {
 	switch (enc) {
-	case SYS_PMSCR_EL1: return SPE_PMSCR;
-	case SYS_PMSNEVFR_EL1: return SPE_PMSNEVFR;
-	case SYS_PMSICR_EL1: return SPE_PMSICR;
-	case SYS_PMSIRR_EL1: return SPE_PMSIRR;
-	case SYS_PMSFCR_EL1: return SPE_PMSFCR;
-	case SYS_PMSEVFR_EL1: return SPE_PMSEVFR;
-	case SYS_PMSLATFR_EL1: return SPE_PMSLATFR;
-	case SYS_PMSIDR_EL1: return SPE_PMSIDR;
-	case SYS_PMBLIMITR_EL1: return SPE_PMBLIMITR;
-	case SYS_PMBPTR_EL1: return SPE_PMBPTR;
-	case SYS_PMBSR_EL1: return SPE_PMBSR;
-	case SYS_PMBIDR_EL1: return SPE_PMBIDR;
-	case SYS_ID_AA64DFR0_EL1: return SPE_ID_DFR0;
+	case ARCH_SYS_PMSCR_EL1: return SPE_PMSCR;
+	case ARCH_SYS_PMSNEVFR_EL1: return SPE_PMSNEVFR;
+	case ARCH_SYS_PMSICR_EL1: return SPE_PMSICR;
+	case ARCH_SYS_PMSIRR_EL1: return SPE_PMSIRR;
+	case ARCH_SYS_PMSFCR_EL1: return SPE_PMSFCR;
+	case ARCH_SYS_PMSEVFR_EL1: return SPE_PMSEVFR;
+	case ARCH_SYS_PMSLATFR_EL1: return SPE_PMSLATFR;
+	case ARCH_SYS_PMSIDR_EL1: return SPE_PMSIDR;
+	case ARCH_SYS_PMBLIMITR_EL1: return SPE_PMBLIMITR;
+	case ARCH_SYS_PMBPTR_EL1: return SPE_PMBPTR;
+	case ARCH_SYS_PMBSR_EL1: return SPE_PMBSR;
+	case ARCH_SYS_PMBIDR_EL1: return SPE_PMBIDR;
+	case ARCH_SYS_ID_AA64DFR0_EL1: return SPE_ID_DFR0;
 #ifdef SYS_PMSDSFR_EL1
-	case SYS_PMSDSFR_EL1: return SPE_PMSDSFR;
+	case ARCH_SYS_PMSDSFR_EL1: return SPE_PMSDSFR;
 #endif
 	}
 	return SPE_NR_REGS;
@@ -190,29 +193,29 @@ static bool is_pmb(enum spe_reg r)
 
 static bool bit_e(struct spe_cpu *c)
 {
-	return c->r[SPE_PMBLIMITR] & PMBLIMITR_EL1_E;
+	return c->r[SPE_PMBLIMITR] & ARCH_PMBLIMITR_EL1_E;
 }
 
 static bool bit_s(struct spe_cpu *c)
 {
-	return c->r[SPE_PMBSR] & PMBSR_EL1_S;
+	return c->r[SPE_PMBSR] & ARCH_PMBSR_EL1_S;
 }
 
 static bool discard_mode(struct spe_cpu *c)
 {
 	/* FM == 0b10 (spe-rules: pmblimitr, spe-rules: discard-mode) */
-	return HB_FIELD_GET(PMBLIMITR_EL1_FM, c->r[SPE_PMBLIMITR]) == 2;
+	return HB_FIELD_GET(ARCH_PMBLIMITR_EL1_FM_MASK, c->r[SPE_PMBLIMITR]) == 2;
 }
 
 /* PMSCR_EL1 lets the unit select ops at some EL (spe-rules: sample-life) */
 static bool sampling_on(struct spe_cpu *c)
 {
-	return c->r[SPE_PMSCR] & (PMSCR_EL1_E0SPE | PMSCR_EL1_E1SPE);
+	return c->r[SPE_PMSCR] & (ARCH_PMSCR_EL1_E0SPE | ARCH_PMSCR_EL1_E1SPE);
 }
 
 static uint64_t limit_addr(struct spe_cpu *c)
 {
-	return c->r[SPE_PMBLIMITR] & PMBLIMITR_EL1_LIMIT_MASK;
+	return c->r[SPE_PMBLIMITR] & ARCH_PMBLIMITR_EL1_LIMIT_MASK;
 }
 
 /* PMSFCR_EL1 bits of optional filters the unit lacks, where named */
@@ -222,13 +225,13 @@ static uint64_t pmsfcr_unimplemented(void)
 
 #ifdef PMSFCR_EL1_Bm
 	if (!spe.feat_eft)
-		res0 |= PMSFCR_EL1_Bm | PMSFCR_EL1_LDm | PMSFCR_EL1_STm |
-			PMSFCR_EL1_SIMD | PMSFCR_EL1_SIMDm | PMSFCR_EL1_FP |
-			PMSFCR_EL1_FPm;
+		res0 |= ARCH_PMSFCR_EL1_Bm | ARCH_PMSFCR_EL1_LDm | ARCH_PMSFCR_EL1_STm |
+			ARCH_PMSFCR_EL1_SIMD | ARCH_PMSFCR_EL1_SIMDm | ARCH_PMSFCR_EL1_FP |
+			ARCH_PMSFCR_EL1_FPm;
 #endif
 #ifdef PMSFCR_EL1_FDS
 	if (!spe.feat_fds)
-		res0 |= PMSFCR_EL1_FDS;
+		res0 |= ARCH_PMSFCR_EL1_FDS;
 #endif
 	return res0;
 }
@@ -252,30 +255,30 @@ static void id_regs(struct spe_cpu *c)
 	 * spe-rules: model-id-values: SPEv1p2, FE/FT/FL/FnE/ArchInst, 256
 	 * interval, 64B records
 	 */
-	c->r[SPE_ID_DFR0] = HB_FIELD_PREP(ID_AA64DFR0_EL1_PMSVer_MASK,
-					  ID_AA64DFR0_EL1_PMSVer_V1P2);
-	c->r[SPE_PMSIDR] = PMSIDR_EL1_FE | PMSIDR_EL1_FT | PMSIDR_EL1_FL |
-			   PMSIDR_EL1_ARCHINST | PMSIDR_EL1_FnE |
-			   HB_FIELD_PREP(PMSIDR_EL1_INTERVAL_MASK, PMSIDR_EL1_INTERVAL_256) |
-			   HB_FIELD_PREP(PMSIDR_EL1_MAXSIZE_MASK, MODEL_MAXSIZE_LOG2) |
-			   HB_FIELD_PREP(PMSIDR_EL1_COUNTSIZE_MASK,
-					 PMSIDR_EL1_COUNTSIZE_16_BIT_SAT);
+	c->r[SPE_ID_DFR0] = HB_FIELD_PREP(ARCH_ID_AA64DFR0_EL1_PMSVer_MASK,
+					  ARCH_ID_AA64DFR0_EL1_PMSVer_V1P2);
+	c->r[SPE_PMSIDR] = ARCH_PMSIDR_EL1_FE | ARCH_PMSIDR_EL1_FT | ARCH_PMSIDR_EL1_FL |
+			   ARCH_PMSIDR_EL1_ARCHINST | ARCH_PMSIDR_EL1_FnE |
+			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_INTERVAL_MASK, ARCH_PMSIDR_EL1_INTERVAL_256) |
+			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_MAXSIZE_MASK, MODEL_MAXSIZE_LOG2) |
+			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_COUNTSIZE_MASK,
+					 ARCH_PMSIDR_EL1_COUNTSIZE_16_BIT_SAT);
 	/* optional filters (off by default): only where the revision names them */
 #ifdef PMSIDR_EL1_EFT
 	if (spe.feat_eft)
-		c->r[SPE_PMSIDR] |= PMSIDR_EL1_EFT;
+		c->r[SPE_PMSIDR] |= ARCH_PMSIDR_EL1_EFT;
 #endif
 #ifdef PMSIDR_EL1_FDS
 	if (spe.feat_fds)
-		c->r[SPE_PMSIDR] |= PMSIDR_EL1_FDS;
+		c->r[SPE_PMSIDR] |= ARCH_PMSIDR_EL1_FDS;
 #endif
 	/*
 	 * Align 0, P 0, F 1, EA ignored; MaxBuffSize in [47:32] (spe-rules:
 	 * pmbidr, spe-rules: maxbuffsize)
 	 */
-	c->r[SPE_PMBIDR] = PMBIDR_EL1_F |
-			   HB_FIELD_PREP(PMBIDR_EL1_EA_MASK, PMBIDR_EL1_EA_Ignored) |
-			   ((uint64_t)c->max_buff << 32);
+	c->r[SPE_PMBIDR] = ARCH_PMBIDR_EL1_F |
+			   HB_FIELD_PREP(ARCH_PMBIDR_EL1_EA_MASK, ARCH_PMBIDR_EL1_EA_Ignored) |
+			   HB_FIELD_PREP(ARCH_PMBIDR_EL1_MAXBUFFSIZE_MASK, c->max_buff);
 }
 
 void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility)
@@ -334,7 +337,7 @@ void spe_inject_fault(int cpu, enum spe_fault kind, int after, int at_byte)
 void spe_inject_collision(int cpu)
 {
 	/* spe-rules: collision: COLL is set without S */
-	cpus[cpu].r[SPE_PMBSR] |= PMBSR_EL1_COLL;
+	cpus[cpu].r[SPE_PMBSR] |= ARCH_PMBSR_EL1_COLL;
 }
 
 uint64_t spe_peek(int cpu, enum spe_reg reg)
@@ -407,13 +410,13 @@ static void raise_event(struct spe_cpu *c, uint64_t ec, uint64_t mss, bool dl)
 {
 	uint64_t sr = c->r[SPE_PMBSR];
 
-	if (sr & PMBSR_EL1_S)
+	if (sr & ARCH_PMBSR_EL1_S)
 		return;
-	sr &= ~(PMBSR_EL1_EC_MASK | PMBSR_EL1_MSS_MASK);
-	sr |= PMBSR_EL1_S | HB_FIELD_PREP(PMBSR_EL1_EC_MASK, ec) |
-	      HB_FIELD_PREP(PMBSR_EL1_MSS_MASK, mss);
+	sr &= ~(ARCH_PMBSR_EL1_EC_MASK | ARCH_PMBSR_EL1_MSS_MASK);
+	sr |= ARCH_PMBSR_EL1_S | HB_FIELD_PREP(ARCH_PMBSR_EL1_EC_MASK, ec) |
+	      HB_FIELD_PREP(ARCH_PMBSR_EL1_MSS_MASK, mss);
 	if (dl)
-		sr |= PMBSR_EL1_DL;
+		sr |= ARCH_PMBSR_EL1_DL;
 	c->r[SPE_PMBSR] = sr;
 	c->enabled = false;
 	/*
@@ -425,7 +428,7 @@ static void raise_event(struct spe_cpu *c, uint64_t ec, uint64_t mss, bool dl)
 
 void spe_force_event(int cpu, uint64_t pmbsr)
 {
-	cpus[cpu].r[SPE_PMBSR] = pmbsr | PMBSR_EL1_S;
+	cpus[cpu].r[SPE_PMBSR] = pmbsr | ARCH_PMBSR_EL1_S;
 	cpus[cpu].enabled = false;
 	cpus[cpu].inflight = false;
 }
@@ -452,7 +455,7 @@ static void evaluate(int cpu, bool e_was)
 		    (c->refuse_next || (max && lim - ptr > max))) {
 			c->refuse_next = false;
 			spe.size_event_window = lim - ptr;
-			raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_SIZE, false);
+			raise_event(c, ARCH_PMBSR_EL1_EC_BUF, ARCH_PMBSR_EL1_BUF_BSC_SIZE, false);
 			spe.stats.size_events++;
 			spe.stats.size_event_cpus |= 1u << cpu;
 			return;
@@ -488,7 +491,7 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 	bool e = bit_e(c), s = bit_s(c);
 
 	if (reg == SPE_PMBPTR || reg == SPE_PMBSR || reg == SPE_PMBLIMITR) {
-		bool clears_e = reg == SPE_PMBLIMITR && !(val & PMBLIMITR_EL1_E);
+		bool clears_e = reg == SPE_PMBLIMITR && !(val & ARCH_PMBLIMITR_EL1_E);
 		bool ignore = false;
 
 		if (!clears_e) {
@@ -531,7 +534,7 @@ static void apply(int cpu, enum spe_reg reg, uint64_t val, const char *fn, int l
 			c->ptr_line = line;
 		}
 	}
-	if (reg == SPE_PMBLIMITR && HB_FIELD_GET(PMBLIMITR_EL1_FM, val) & 1)
+	if (reg == SPE_PMBLIMITR && HB_FIELD_GET(ARCH_PMBLIMITR_EL1_FM_MASK, val) & 1)
 		spe_violation("spe-rules: reserved-encodings: reserved PMBLIMITR_EL1.FM in 0x%llx at %s:%d",
 			      (unsigned long long)val, fn, line);
 	c->r[reg] = val;
@@ -563,7 +566,7 @@ static void commit(int cpu)
 			int cls = 1;
 
 			if (p->reg == SPE_PMBLIMITR)
-				cls = (p->val & PMBLIMITR_EL1_E) ? 0 : 2;
+				cls = (p->val & ARCH_PMBLIMITR_EL1_E) ? 0 : 2;
 			if (cls == pass)
 				apply(cpu, p->reg, p->val, p->fn, p->line);
 		}
@@ -800,7 +803,7 @@ static void write_record(int cpu)
 {
 	struct spe_cpu *c = &cpus[cpu];
 	uint64_t seq = c->inflight_seq, ptr, lim;
-	bool ts = c->r[SPE_PMSCR] & PMSCR_EL1_TS;
+	bool ts = c->r[SPE_PMSCR] & ARCH_PMSCR_EL1_TS;
 	uint8_t rec[MODEL_MAX_RECORD];
 	unsigned int len;
 
@@ -829,14 +832,14 @@ static void write_record(int cpu)
 		 */
 		spe_violation("spe-rules: never-past-limit: record of %u bytes at 0x%llx would cross LIMIT 0x%llx on CPU%d",
 			      len, (unsigned long long)ptr, (unsigned long long)lim, cpu);
-		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
+		raise_event(c, ARCH_PMBSR_EL1_EC_BUF, ARCH_PMBSR_EL1_BUF_BSC_FULL, false);
 		return;
 	}
 	if (!in_region(ptr, len)) {
 		spe_violation("record written outside the AUX buffer at 0x%llx on CPU%d (PMBPTR last written at %s:%d)",
 			      (unsigned long long)ptr, cpu,
 			      c->ptr_fn ? c->ptr_fn : "reset", c->ptr_line);
-		raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, true);
+		raise_event(c, ARCH_PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, true);
 		return;
 	}
 	if (c->fault_armed && c->fault_after-- == 0) {
@@ -850,22 +853,22 @@ static void write_record(int cpu)
 		c->r[SPE_PMBPTR] = ptr + part;
 		switch (c->fault_kind) {
 		case SPE_FAULT_S1:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, part);
+			raise_event(c, ARCH_PMBSR_EL1_EC_FAULT_S1, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_S2:
-			raise_event(c, PMBSR_EL1_EC_FAULT_S2, MODEL_FSC_TRANS_L3, part);
+			raise_event(c, ARCH_PMBSR_EL1_EC_FAULT_S2, MODEL_FSC_TRANS_L3, part);
 			break;
 		case SPE_FAULT_GPC:
-			raise_event(c, PMBSR_EL1_EC_FAULT_GPC, MODEL_FSC_GPF, part);
+			raise_event(c, ARCH_PMBSR_EL1_EC_FAULT_GPC, MODEL_FSC_GPF, part);
 			break;
 		case SPE_FAULT_IMPDEF:
-			raise_event(c, PMBSR_EL1_EC_IMP_DEF, MODEL_IMPDEF_SYNDROME, part);
+			raise_event(c, ARCH_PMBSR_EL1_EC_IMP_DEF, MODEL_IMPDEF_SYNDROME, part);
 			break;
 		case SPE_FAULT_ANA:
-			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_NONE, true);
+			raise_event(c, ARCH_PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_NONE, true);
 			break;
 		case SPE_FAULT_BSC_RESERVED:
-			raise_event(c, PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_RESERVED, part);
+			raise_event(c, ARCH_PMBSR_EL1_EC_BUF, MODEL_BUF_BSC_RESERVED, part);
 			break;
 		}
 		return;
@@ -881,7 +884,7 @@ static void write_record(int cpu)
 	c->r[SPE_PMBPTR] = ptr + len;
 	/* spe-rules: buffer-full: full when PMBPTR > LIMIT - 2^MaxSize */
 	if (c->r[SPE_PMBPTR] > lim - MODEL_MAX_RECORD) {
-		raise_event(c, PMBSR_EL1_EC_BUF, PMBSR_EL1_BUF_BSC_FULL, false);
+		raise_event(c, ARCH_PMBSR_EL1_EC_BUF, ARCH_PMBSR_EL1_BUF_BSC_FULL, false);
 		spe.stats.full_events++;
 		c->gap_open = true;
 		c->full_at = spe.stats.ops;
@@ -898,14 +901,14 @@ void spe_op(int cpu)
 	if (c->inflight && --c->inflight_delay <= 0)
 		write_record(cpu);
 	sampling = c->enabled &&
-		   (spe.el ? (scr & PMSCR_EL1_E1SPE) : (scr & PMSCR_EL1_E0SPE));
+		   (spe.el ? (scr & ARCH_PMSCR_EL1_E1SPE) : (scr & ARCH_PMSCR_EL1_E0SPE));
 	if (!sampling)
 		/* spe-rules: profiling-enabled: counters hold their value */
 		return;
 	/* spe-rules: interval: the interval counter */
 	icr = c->r[SPE_PMSICR] & GENMASK_ULL(31, 0);
 	if (!icr) {
-		icr = c->r[SPE_PMSIRR] & PMSIRR_EL1_INTERVAL_MASK;
+		icr = c->r[SPE_PMSIRR] & ARCH_PMSIRR_EL1_INTERVAL_MASK;
 		if (!icr)
 			spe_violation("spe-rules: interval: PMSIRR_EL1.INTERVAL is 0 on CPU%d", cpu);
 		c->r[SPE_PMSICR] = icr;
@@ -916,7 +919,7 @@ void spe_op(int cpu)
 		return;
 	if (c->inflight) {
 		/* spe-rules: sample-life */
-		c->r[SPE_PMBSR] |= PMBSR_EL1_COLL;
+		c->r[SPE_PMBSR] |= ARCH_PMBSR_EL1_COLL;
 		return;
 	}
 	c->inflight = true;
