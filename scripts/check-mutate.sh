@@ -15,8 +15,8 @@ key=$( (for r in "$WORK" "$BASE_TAG"; do
 		git -C "$TREE" rev-parse "$r:drivers/perf" "$r:arch/arm64/tools" \
 			"$r:arch/arm64/include/asm/sysreg.h"
 	done
-	(cd "$ROOT" && git ls-files -s harness)
-	(cd "$ROOT" && git diff HEAD -- harness)
+	(cd "$ROOT" && git ls-files -s harness docs/spe-rules.md)
+	(cd "$ROOT" && git diff HEAD -- harness docs/spe-rules.md)
 	gcc --version | head -n1
 	"${FUZZ_CC:-clang-14}" --version 2>/dev/null | head -n1) | sha1sum | cut -c1-40)
 cached "mutate-$(basename "$O")" "$key" python3 "$ROOT/harness/scripts/mutate.py" --results
