@@ -3,12 +3,12 @@
 #
 # The bounded fuzzing run of 'make check': build the fuzzer for $WORK
 # (or REV) of TREE and fuzz it for FUZZ_SECONDS
-# (default 55) on the corpus kept in $O/$WORK/fuzz/corpus.  One RESULT
+# (default 20, what make check runs) on the corpus kept in $O/$WORK/fuzz/corpus.  One RESULT
 # line; a missing WORK or revision is a failure.
 set -u
 . "$(dirname "$0")/common.sh"
 
-secs=${FUZZ_SECONDS:-55}
+secs=${FUZZ_SECONDS:-20}
 name=harness/fuzz/bounded
 
 if ! fuzz_rev; then
