@@ -29,9 +29,10 @@ patched=$(awk -v u="$upstream" '$4 != u && $6 !~ /\/$/' "$list" | wc -l)
 # shellcheck disable=SC2016 # an awk program
 files=$(series_patches "$d" | grep -v '/0000-' | xargs awk '/^--- a\// { print substr($2, 3) }' | sort -u)
 n=$(wc -w <<<"$files")
-# One pass over the listing: the date of each of those files.
-bad=0
-awk -v u="$upstream" -v want="$files" '
+# upstream_dated FILES: every file of FILES has the upstream date (one
+# pass over the listing), else print those that do not.
+upstream_dated() {
+	awk -v u="$upstream" -v want="$1" '
 	BEGIN { split(want, w, /[ \n]+/); for (i in w) if (w[i] != "") need[w[i]] = 1 }
 	{ f = $6; sub(/^linux-source-[^\/]*\//, "", f) }
 	f in need { date[f] = $4 }
@@ -44,7 +45,20 @@ awk -v u="$upstream" -v want="$files" '
 			}
 		}
 		exit bad
-	}' "$list" || bad=1
+	}' "$list"
+}
+bad=0
+upstream_dated "$files" || bad=1
+# The control: a source file that does not carry the upstream date (one
+# Debian's patches changed) must be caught.
+ctl=$(awk -v u="$upstream" '$4 != u && $6 ~ /\.[ch]$/ { f = $6; sub(/^linux-source-[^\/]*\//, "", f); print f; exit }' "$list")
+if [ -z "$ctl" ]; then
+	result fail "debian/$name: no source file of the tarball has another date than $upstream: the date test cannot tell"
+elif upstream_dated "$ctl" >/dev/null; then
+	result fail "debian/$name: control: $ctl, not dated like upstream's files, passes the date test"
+else
+	result pass "debian/$name: control: $ctl, not dated like upstream's files, is caught"
+fi
 if [ $bad = 0 ]; then
 	result pass "debian/$name: none of the $n files the series changes is among the $patched files Debian's patches changed"
 else

@@ -46,27 +46,41 @@ done < <(sed -n 's/^| `\([^`]*\)` | `\([0-9a-f]\{40\}\)` |.*/\1 \2/p' "$readme")
 [ ${#blob[@]} -gt 0 ] || die "no blob table in $readme"
 
 # 1. Pre-images: the first index line of each file in the series.
-declare -A seen
-bad=0
-for p in "${patches[@]}"; do
-	while read -r f pre; do
-		[ -n "${seen[$f]:-}" ] && continue
-		seen[$f]=1
-		if [[ $pre =~ ^0+$ ]]; then
-			continue
-		elif [ -z "${blob[$f]:-}" ]; then
-			echo "$f: not in the README's table"
-			bad=1
-		elif [ "${blob[$f]:0:${#pre}}" != "$pre" ]; then
-			echo "$f: index names $pre, v6.16 has ${blob[$f]}"
-			bad=1
-		else
-			echo "$f $pre" >>"$log/checked"
-		fi
-	done < <(awk '/^diff --git/ { f = substr($3, 3) } /^index / { split($2, a, /\.\./); print f, a[1] }' "$p")
-done >"$log/index"
-n=$(grep -c ' ' "$log/checked" || true)
-if [ $bad = 0 ]; then
+# pre_images PATCH...: print a line for each first pre-image that is not
+# the table's blob; the status says whether there was one.  The files
+# checked go to $log/checked.
+pre_images() {
+	local p f pre bad=0
+	local -A seen=()
+	: >"$log/checked"
+	for p in "$@"; do
+		while read -r f pre; do
+			[ -n "${seen[$f]:-}" ] && continue
+			seen[$f]=1
+			if [[ $pre =~ ^0+$ ]]; then
+				continue
+			elif [ -z "${blob[$f]:-}" ]; then
+				echo "$f: not in the README's table"
+				bad=1
+			elif [ "${blob[$f]:0:${#pre}}" != "$pre" ]; then
+				echo "$f: index names $pre, v6.16 has ${blob[$f]}"
+				bad=1
+			else
+				echo "$f $pre" >>"$log/checked"
+			fi
+		done < <(awk '/^diff --git/ { f = substr($3, 3) } /^index / { split($2, a, /\.\./); print f, a[1] }' "$p")
+	done
+	return $bad
+}
+# The control first: the first patch with its first pre-image changed.
+sed '0,/^index \([0-9a-f]*\)\.\./s//index 0123456789ab../' "${patches[0]}" >"$log/control.patch"
+if pre_images "$log/control.patch" >/dev/null; then
+	result fail "v6.16: control: an index line naming 0123456789ab passes"
+else
+	result pass "v6.16: control: an index line naming 0123456789ab is caught"
+fi
+if pre_images "${patches[@]}" >"$log/index"; then
+	n=$(grep -c ' ' "$log/checked" || true)
 	result pass "v6.16: index lines name the v6.16 blobs of the $n files the series changes"
 else
 	result fail "v6.16: index lines (see $log/index)"

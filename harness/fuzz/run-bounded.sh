@@ -4,7 +4,8 @@
 # The bounded fuzzing run of 'make check': build the fuzzer for $WORK
 # (or REV) of TREE and fuzz it for FUZZ_SECONDS
 # (default 20, what make check runs) on the corpus kept in $O/$WORK/fuzz/corpus.  One RESULT
-# line; a missing WORK or revision is a failure.
+# line; a missing WORK or revision is a failure.  Then the control: the
+# fuzzer of $BASE_TAG on the seeds of the bugs the series fixes.
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -39,3 +40,29 @@ if [ $rc -ne 0 ] || [ -n "$REPRO" ]; then
 	exit 1
 fi
 echo "RESULT pass $name: $RUNS sequences, 0 violations"
+
+# The control: the unpatched driver ($BASE_TAG), given the seeds of the
+# two bugs the series fixes, must be caught on each (the fuzzer stops
+# with its violation report).
+ctl=harness/fuzz/control
+if [ -z "${BASE_TAG:-}" ]; then
+	echo "RESULT fail $ctl (BASE_TAG not set: the unpatched revision)"
+	exit 1
+fi
+REV=$BASE_TAG PATCHED=0
+fuzz_rev || exit 1
+if ! fuzz_build; then
+	echo "RESULT fail $ctl (build of $BASE_TAG failed, see $FUZZ_DIR/build.log)"
+	exit 1
+fi
+rc=0
+for s in normal-den0154 snapshot-remap-wakeup-at-head; do
+	if "$FUZZ_DIR/fuzzer" "$HERE/fuzz/seeds/$s" >"$FUZZ_DIR/control-$s.log" 2>&1 ||
+	   ! grep -q '^==== SPE fuzz violation' "$FUZZ_DIR/control-$s.log"; then
+		echo "RESULT fail $ctl/$s (the unpatched driver passes it, see $FUZZ_DIR/control-$s.log)"
+		rc=1
+	else
+		echo "RESULT pass $ctl/$s (the unpatched driver is caught)"
+	fi
+done
+exit $rc
