@@ -27,7 +27,7 @@
 #
 # Either way the script checks that arm-spe.o was built.
 #
-# Environment: JOBS (default 2), PERF_EXTRA="VAR=value ..." appended to make.
+# Environment: JOBS (scripts/lib.sh), PERF_EXTRA="VAR=value ..." appended to make.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -40,8 +40,7 @@ tree=$(cd "${1:-$BUILD/linux}" && pwd) || die "no kernel tree ${1:-}"
 name=${2:-$(basename "$tree")}
 out=$BUILD/perf-$name
 [ -z "$sysroot" ] || out=$out-full
-jobs=${JOBS:-2}
-[ "$jobs" -gt 2 ] && jobs=2
+jobs=$JOBS
 
 [ -f "$tree/tools/perf/Makefile.perf" ] || die "$tree has no tools/perf"
 command -v "${CROSS_COMPILE}gcc" >/dev/null ||

@@ -18,7 +18,7 @@
 # Incremental: nothing is fetched, re-applied or reconfigured when nothing
 # changed; ninja then has nothing to do.
 #
-# Environment: JOBS (default 2), QEMU_FORCE_APPLY=1 to re-apply the
+# Environment: JOBS (scripts/lib.sh), QEMU_FORCE_APPLY=1 to re-apply the
 # series even if it looks unchanged.
 
 set -euo pipefail
@@ -26,7 +26,6 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-JOBS=${JOBS:-2}
 MESON_DEB=meson=1.7.0-1
 APTQ=$BUILD/apt-qemu
 

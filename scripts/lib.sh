@@ -18,7 +18,13 @@ export PATH=/usr/bin:/bin:$PATH
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
-JOBS=${JOBS:-$(nproc)}
+# Parallel jobs, for every build of the project (kernel, QEMU, perf,
+# mutants): JOBS=n, default the machine's CPUs.
+export JOBS=${JOBS:-$(nproc)}
+# A storm: QEMU counted at least this many reads of a stopped PMBSR_EL1
+# (its counters are traced at powers of two; a handler that works reads
+# it a handful of times per interrupt).
+STORM_READS=65536
 
 # Trees and files that only the checks create live under CHECK_DIR, a
 # name no user command (make, make apply, KSRC=...) writes to, so that a

@@ -58,7 +58,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	} END { print n + 0, s + 0, l + 0, r + 0, f + 0 }' "$d/output.txt")
 	st=$(qemu_counter "$d/trace.log" stopped_reads)
 	storm=no
-	[ "$st" -lt 65536 ] || { storm=yes; storms=$((storms + 1)); }
+	[ "$st" -lt "$STORM_READS" ] || { storm=yes; storms=$((storms + 1)); }
 	done_=yes
 	grep -q '^SOAK done ' "$d/output.txt" || { done_=no; unfinished=$((unfinished + 1)); }
 	echo "boot $boots: limit $lim, ${secs}s: runs $r, samples $s, data lost in $l (reported $rep), failed $f, storm $storm (stopped-PMBSR reads $st+), finished $done_"

@@ -15,7 +15,7 @@ test, and list the tests that catch it.
                              equivalent, with the reason), the score last
   DRY=1 mutate.py ...        only say which mutations apply
   JOBS=n mutate.py ...       mutants built and run n at a time, each in its
-                             own build directory (default 2)
+                             own build directory (default: the CPUs)
 TREE (or a TREE argument), WORK (or a REV argument) and BASE_TAG are
 required, as scripts/lib.sh sets them; a missing one is an error.
 
@@ -57,7 +57,7 @@ if not REV or not BASE:
     sys.exit('mutate.py: WORK (or a REV argument) and BASE_TAG must name the revisions')
 ONLY = os.environ.get('ONLY', '')
 try:
-    JOBS = max(1, int(os.environ.get('JOBS', '2')))
+    JOBS = max(1, int(os.environ.get('JOBS', str(os.cpu_count() or 1))))
 except ValueError:
     sys.exit('mutate.py: JOBS must be a number')
 O = os.path.join(os.environ.get('O', os.path.join(HERE, '..', 'build', 'harness')), 'mut')
