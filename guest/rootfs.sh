@@ -37,17 +37,8 @@ out=$BUILD/guest
 sysroot=$out/sysroot-$suite
 apt=$BUILD/apt-arm64
 
-# aapt ARGS...: apt-get (or apt-cache: aapt -c ARGS) for arm64 only,
-# with its own lists and cache and an empty dpkg status
-aapt() {
-	local cmd=apt-get
-	[ "$1" = -c ] && { cmd="apt-cache"; shift; }
-	"$cmd" -q -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
-		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
-		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
-}
+# aapt ARGS...: apt-get for arm64 only, in build/apt-arm64 (lib.sh: apt_in)
+aapt() { apt_in "$apt" --arch arm64 "$@"; }
 aapt_update() {
 	papt_init
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"

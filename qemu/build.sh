@@ -38,13 +38,8 @@ unset ARCH CROSS_COMPILE	# the kernel's, not QEMU's
 note() { echo "== qemu: $*"; }
 die() { echo "error: qemu: $*" >&2; exit 1; }
 
-# qapt ARGS: apt-get with the private configuration of build/apt-qemu
-qapt() {
-	apt-get -q -o Dir::Etc::SourceList="$APTQ/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$APTQ/lists" \
-		-o Dir::Cache="$APTQ/cache" -o Dir::State::status=/dev/null \
-		-o APT::Sandbox::User=root "$@"
-}
+# qapt ARGS: apt-get in build/apt-qemu (lib.sh: apt_in)
+qapt() { apt_in "$APTQ" "$@"; }
 
 qapt_update() {
 	local k=/usr/share/keyrings/debian-archive-keyring.gpg u=http://deb.debian.org/debian

@@ -102,9 +102,26 @@ papt_init() {
 	rm -f "$d/updated"
 }
 papt() {
-	local d=$BUILD/apt
 	papt_init
-	apt-get -q -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	apt_in "$BUILD/apt" "$@"
+}
+
+# apt_in DIR [--arch ARCH] ARGS...: apt-get with the private configuration
+# of DIR: its sources.list, its own lists and cache, no preferences and
+# an empty dpkg status, so that nothing of the machine's own apt state is
+# read or changed.  --arch: that architecture only (the guest's arm64
+# packages).  The one apt wrapper of the project (papt, guest/rootfs.sh,
+# qemu/build.sh).
+apt_in() {
+	local d=$1 arch=()
+	shift
+	if [ "${1:-}" = --arch ]; then
+		arch=(-o "APT::Architecture=$2" -o "APT::Architectures::=$2")
+		shift 2
+	fi
+	apt-get -q "${arch[@]}" -o Dir::Etc::SourceList="$d/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
 		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
 }
