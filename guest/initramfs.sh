@@ -34,5 +34,4 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$img.tmp"
-mv "$img.tmp" "$img"
+pack_cpio "$root" "$img" || die "cannot pack $img"

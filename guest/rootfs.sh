@@ -184,7 +184,6 @@ for l in $("${CROSS_COMPILE}readelf" -d "$root/usr/bin/perf" | sed -n 's/.*(NEED
 	[ -e "$root/usr/lib/aarch64-linux-gnu/$l" ] || die "perf needs $l, which is not in the rootfs"
 done
 
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$img.tmp"
-mv "$img.tmp" "$img"
+pack_cpio "$root" "$img" || die "cannot pack $img"
 echo "$key" >"$img.stamp"
 note "rootfs: $img ($(du -m "$img" | cut -f1) MB, $(($(date +%s) - t0))s)"

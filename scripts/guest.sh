@@ -88,7 +88,7 @@ if [ $# -gt 0 ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	mkdir -p "$tmp/root/etc"
 	printf '%s\n' "$*" >"$tmp/root/etc/guest-cmd"
-	(cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$tmp/cmd.cpio.gz"
+	pack_cpio "$tmp/root" "$tmp/cmd.cpio.gz" || die "cannot pack the command"
 	cat "$rootfs" "$tmp/cmd.cpio.gz" >"$tmp/initrd"
 	initrd=$tmp/initrd
 	cmd="$cmd quiet"

@@ -392,6 +392,15 @@ checkpatch() {
 	return 0
 }
 
+# pack_cpio DIR OUT: DIR as a gzipped newc archive OUT (written whole or
+# not at all), files in name order and owned by root, so that the same
+# tree always packs to the same bytes.  The one packer of the guests'
+# archives (guest/initramfs.sh, guest/rootfs.sh, scripts/guest.sh).
+pack_cpio() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1 -n) >"$2.tmp" &&
+		mv "$2.tmp" "$2"
+}
+
 # Result lines for the final count: RESULT <pass|fail|skip> <name>
 # qemu_counter FILE WHAT: how far QEMU's SPE counter WHAT (records,
 # discarded, stopped_reads: PMBSR_EL1 reads while S == 1) got, summed over
