@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The one boot runner: boot an arm64 Image in QEMU with an initramfs of
+# The boot runner of the test stages: boot an arm64 Image in QEMU (lib.sh:
+# guest_qemu, shared with scripts/guest.sh) with an initramfs of
 # guest/init.c and the given programs, print the guest's KTAP and turn it
-# into RESULT lines with the one parser, scripts/ktap.py.
+# into RESULT lines with scripts/ktap.py.
 #
 #   scripts/boot.sh [options] NAME IMAGE
 #
@@ -31,7 +32,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pack=() trace=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
+pack=() trace=() q=() kunit=0 qemu=debian spe="" machine=virt mem=1G append="" timeout=600 tag="" storm=""
 while [ $# -gt 2 ]; do
 	case "$1" in
 	--test) pack+=(--test "$2"); shift 2 ;;
@@ -73,15 +74,14 @@ rm -rf "$out"
 mkdir -p "$out/tests"
 "$ROOT/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${pack[@]}"
 
-cmd="console=ttyAMA0 kpti=off panic=-1"
-[ $kunit = 1 ] || cmd="$cmd kunit.enable=0"
+cmd=""
+[ $kunit = 1 ] || cmd="kunit.enable=0"
 [ -z "$storm" ] || cmd="$cmd spe_init.storm=$storm"
 [ -z "$append" ] || cmd="$cmd $append"
-note "boot $name: $qemu -M $machine -cpu $cpu, $(basename "$image"), \"$cmd\""
+guest_qemu q "$qemu" "$machine" "$cpu" 2 "$mem" "$image" "$out/initramfs.cpio.gz" "${cmd# }" "${trace[@]}"
+note "boot $name: $qemu -M $machine -cpu $cpu, $(basename "$image"), \"${cmd# }\""
 rc=0
-timeout -k 10 "$timeout" "$qemu" -M "$machine" -cpu "$cpu" -smp 2 -m "$mem" \
-	-nographic -no-reboot -nic none -kernel "$image" -initrd "$out/initramfs.cpio.gz" \
-	"${trace[@]}" -append "$cmd" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
+timeout -k 10 "$timeout" "${q[@]}" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 
 if ! grep -q '^==== spe-tests end ====' "$out/console.txt"; then

@@ -80,7 +80,7 @@ esac
 mkdir -p "$run"
 rm -f "$run/console.txt" "$run/qemu.stderr" "$run/trace.log"
 initrd=$rootfs
-cmd="console=ttyAMA0 kpti=off panic=-1 kunit.enable=0 guest.date=$(date +%s)"
+cmd="kunit.enable=0 guest.date=$(date +%s)"
 if [ $# -gt 0 ]; then
 	# The command goes in a second archive that the kernel unpacks over
 	# the rootfs: /etc/guest-cmd, which /init runs instead of a shell.
@@ -101,9 +101,9 @@ fi
 # CONFIG_BINFMT_SCRIPT
 cmd="$cmd rdinit=/bin/bash -- /init"
 
-q=("$qemu" -M "virt,gic-version=3" -cpu "$cpu" -smp "$cpus" -m "$mem"
+q=()
+guest_qemu q "$qemu" "virt,gic-version=3" "$cpu" "$cpus" "$mem" "$image" "$initrd" "$cmd" \
 	-trace arm_spe_count -trace arm_spe_event -D "$run/trace.log" "${icount[@]}"
-	-nographic -no-reboot -nic none -kernel "$image" -initrd "$initrd" -append "$cmd")
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
 if [ $# -eq 0 ]; then

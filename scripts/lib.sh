@@ -392,6 +392,17 @@ checkpatch() {
 	return 0
 }
 
+# guest_qemu ARRAY QEMU MACHINE CPU SMP MEM IMAGE INITRD CMDLINE [QEMU ARGS...]:
+# set ARRAY (a name) to the one QEMU command line of the project's guests
+# (scripts/boot.sh, scripts/guest.sh): serial console on stdio, no
+# reboot, no network, and a kernel command line that starts with the
+# console, kpti=off (the guide's boots) and panic=-1, then CMDLINE.
+guest_qemu() {
+	local -n _q=$1
+	_q=("$2" -M "$3" -cpu "$4" -smp "$5" -m "$6" -nographic -no-reboot -nic none
+		-kernel "$7" -initrd "$8" -append "console=ttyAMA0 kpti=off panic=-1${9:+ $9}" "${@:10}")
+}
+
 # pack_cpio DIR OUT: DIR as a gzipped newc archive OUT (written whole or
 # not at all), files in name order and owned by root, so that the same
 # tree always packs to the same bytes.  The one packer of the guests'
