@@ -85,7 +85,7 @@ static bool fill_snapshot_to_4k(struct hx_event *e)
 {
 	for (long n = 0; n < 100000 && !hx_irq.full_irqs; n++)
 		hx_run(0, 1, NULL, 0);
-	ASSERT_EQ(hx_irq.full_irqs, 1);
+	ASSERT_EQ(1, hx_irq.full_irqs);
 	hx_stop(e);
 	if (e->rb.aux_head != 4 * KiB || e->rb.aux_wakeup != 0) {
 		fprintf(stderr, "  aux_head %lu, aux_wakeup %lu: wanted 4KiB and 0\n",
@@ -146,8 +146,8 @@ static bool wakeup_at_head_case(bool snapshot)
 	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_EQ(unit_off(0, SPE_PMBPTR, e), 4 * KiB);
-	ASSERT_EQ(unit_off(0, SPE_PMBLIMITR, e), 8 * KiB);
+	ASSERT_EQ(4 * KiB, unit_off(0, SPE_PMBPTR, e));
+	ASSERT_EQ(8 * KiB, unit_off(0, SPE_PMBLIMITR, e));
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	/* and it goes on as usual */
 	hx_run(0, 6L * 2 * OPS_PER_PAGE, e, 500);

@@ -19,8 +19,8 @@ TEST(base_den0154_is_caught, .flags = T_BASE)
 	const struct spe_access *a;
 	struct hx_event *e;
 
-	SKIP_IF(spe.mode != SPE_MODE_DEN0154);
-	ASSERT_EQ(hx_load(), 0);
+	NOT_FOR_MODE(spe.mode != SPE_MODE_DEN0154);
+	ASSERT_EQ(0, hx_load());
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 2L * 4 * OPS_PER_PAGE, e, 1000);
@@ -47,7 +47,7 @@ TEST(base_den0154_is_caught, .flags = T_BASE)
 		const struct spe_access *w = &spe.ignored[i];
 
 		if (w->reg == SPE_PMBSR && !strcmp(w->fn, "arm_spe_pmu_irq_handler"))
-			ASSERT_EQ(w->val, 0);
+			ASSERT_EQ(0, w->val);
 	}
 	fprintf(stderr, "  caught: storm, PMBSR_EL1 write ignored at %s:%d\n",
 		a->fn, a->line);
@@ -66,8 +66,8 @@ TEST(base_start_pointer_unsynchronised, .flags = T_BASE)
 	struct hx_event *e;
 
 	/* not observable without the visibility assumption */
-	SKIP_IF(spe.mode == SPE_MODE_BARE || !spe.visibility);
-	ASSERT_EQ(hx_load(), 0);
+	NOT_FOR_MODE(spe.mode == SPE_MODE_BARE || !spe.visibility);
+	ASSERT_EQ(0, hx_load());
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, e, 1000);
@@ -86,8 +86,8 @@ TEST(base_size_event_unflagged, .flags = T_BASE)
 {
 	struct hx_event *e;
 
-	SKIP_IF(spe.mode != SPE_MODE_BARE);
-	ASSERT_EQ(hx_load(), 0);
+	NOT_FOR_MODE(spe.mode != SPE_MODE_BARE);
+	ASSERT_EQ(0, hx_load());
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
@@ -107,7 +107,7 @@ TEST(base_size_event_unflagged, .flags = T_BASE)
  */
 static bool base_pad_case(bool snapshot)
 {
-	SKIP_IF(spe.mode == SPE_MODE_DEN0154 ||
+	NOT_FOR_MODE(spe.mode == SPE_MODE_DEN0154 ||
 		(spe.mode == SPE_MODE_R24557 && spe.visibility));
 	ASSERT_TRUE(aux_remap_wakeup_at_head(snapshot));
 	if (harness_verbose)

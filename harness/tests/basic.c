@@ -40,12 +40,12 @@ TEST(start_stop, .fixture = FX_CLEAN)
 	hx_run(0, 20 * PERIOD, NULL, 0);
 	hx_disable(e);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
+	ASSERT_EQ(0, spe_peek(0, SPE_PMSCR));
 	ASSERT_TRUE(spe.nr_records >= 15);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(0, hx_irq.entries);
 	/* and again: restart the same event */
-	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(0, hx_enable(e, 0));
 	hx_run(0, 20 * PERIOD, NULL, 0);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
@@ -64,12 +64,12 @@ TEST(add_without_aux_area, .fixture = FX_CLEAN)
 
 	e = hx_open(1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_enable(e, 1), -EINVAL);
+	ASSERT_EQ(-EINVAL, hx_enable(e, 1));
 	ASSERT_FALSE(spe_peek(1, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_EQ(spe_peek(1, SPE_PMSCR), 0);
+	ASSERT_EQ(0, spe_peek(1, SPE_PMSCR));
 	hx_run(1, 10 * PERIOD, NULL, 0);
-	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(0, spe.nr_records);
+	ASSERT_EQ(0, hx_irq.entries);
 	hx_close(e);
 	return true;
 }
@@ -81,7 +81,7 @@ TEST(buffer_full_reprogram, .fixture = FX_RUNNING)
 	/* the perf tool drains the buffer often: profiling never stops */
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, e, 2000);
 	ASSERT_TRUE(hx_irq.full_irqs >= 4);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
@@ -118,7 +118,7 @@ TEST(snapshot, .fixture = FX_CLEAN)
 	hx_run(0, 6L * BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 	/* snapshot mode programs half the buffer at a time */
 	ASSERT_TRUE(hx_irq.full_irqs >= 6);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_disable(e);
 	ASSERT_TRUE(e->rb.nr_recs > 0);
@@ -128,7 +128,7 @@ TEST(snapshot, .fixture = FX_CLEAN)
 			last = &spe.records[i];
 	ASSERT_TRUE(last);
 	/* aux_head is where the newest record ends */
-	ASSERT_EQ(e->rb.aux_head % size, (last->addr + last->len - base) % size);
+	ASSERT_EQ((last->addr + last->len - base) % size, e->rb.aux_head % size);
 	return true;
 }
 
@@ -143,7 +143,7 @@ TEST(truncation, .fixture = FX_RUNNING)
 		    (e->ev.hw.state & PERF_HES_STOPPED));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBSR) & PMBSR_EL1_S);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(hx_check_data(e));
 	return true;
 }
@@ -154,7 +154,7 @@ TEST(spurious_irq)
 	u64 writes;
 	irqreturn_t ret;
 
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, NULL, 0);
@@ -164,8 +164,8 @@ TEST(spurious_irq)
 	spe_context_sync(0);
 	ret = harness_driver_irq_handler(0);
 	spe_context_sync(0);
-	ASSERT_EQ(ret, IRQ_NONE);
-	ASSERT_EQ(spe.stats.writes, writes);
+	ASSERT_EQ(IRQ_NONE, ret);
+	ASSERT_EQ(writes, spe.stats.writes);
 	ASSERT_TRUE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	hx_run(0, 10 * PERIOD, NULL, 0);
 	hx_disable(e);
@@ -189,12 +189,12 @@ TEST(stop_with_irq_pending, .fixture = FX_RUNNING)
 	hx_disable(e);
 	hx_set_irqs_masked(0, false);
 	hx_deliver(0);
-	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(0, hx_irq.entries);
 	ASSERT_FALSE(spe_irq_level(0));
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	ASSERT_TRUE(hx_check_data(e));
 	/* the event can run again afterwards */
-	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(0, hx_enable(e, 0));
 	hx_run(0, 10 * PERIOD, e, 1000);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
@@ -211,7 +211,7 @@ TEST(per_task_migrate, .fixture = FX_CLEAN)
 		int cpu = i % 3;
 
 		if (i) {
-			ASSERT_EQ(hx_enable(e, cpu), 0);
+			ASSERT_EQ(0, hx_enable(e, cpu));
 		}
 		hx_run(cpu, BUF_PAGES * OPS_PER_PAGE, e, 1000);
 		hx_disable(e);	/* context switch out */
@@ -257,7 +257,7 @@ TEST(kernel_samples)
 	struct hx_event *e;
 
 	/* the workload runs at EL1: E1SPE selects, records flow the same */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	spe.el = 1;
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e);

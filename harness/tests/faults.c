@@ -16,7 +16,7 @@ static bool fault_case(struct hx_event *e, enum spe_fault kind, int at_byte,
 	spe_inject_fault(0, kind, 20, at_byte);
 	hx_run(0, 100 * PERIOD, e, 1000);
 	ASSERT_TRUE(hx_irq.entries >= 1);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(handler_left_unit_quiet(0));
 	ASSERT_TRUE(hx_log_count("err") >= 1);
 	/* nothing is written after a fatal event */

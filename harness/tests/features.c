@@ -70,20 +70,20 @@ TEST(model_discard_rules)
 	for (int i = 0; i < 20 * PERIOD; i++)
 		spe_op(0);
 	ASSERT_TRUE(spe.stats.discarded >= 10);
-	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x1000);
+	ASSERT_EQ(0, spe.nr_records);
+	ASSERT_EQ(0x1000, spe_peek(0, SPE_PMBPTR));
 	ASSERT_FALSE(spe_irq_level(0));
 
 	spe_write(0, SYS_PMBPTR_EL1, 0x2000, __func__, __LINE__);
 	spe_isb(0, __func__, __LINE__);
 	if (spe.mode == SPE_MODE_DEN0154) {
-		ASSERT_EQ(spe.nr_ignored, 1);
-		ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x1000);
+		ASSERT_EQ(1, spe.nr_ignored);
+		ASSERT_EQ(0x1000, spe_peek(0, SPE_PMBPTR));
 		/* the violation is the point here */
 		spe.nr_violations = 0;
 	} else {
-		ASSERT_EQ(spe.nr_ignored, 0);
-		ASSERT_EQ(spe_peek(0, SPE_PMBPTR), 0x2000);
+		ASSERT_EQ(0, spe.nr_ignored);
+		ASSERT_EQ(0x2000, spe_peek(0, SPE_PMBPTR));
 	}
 	spe_write(0, SYS_PMBLIMITR_EL1, 0, __func__, __LINE__);
 	spe_isb(0, __func__, __LINE__);
@@ -104,10 +104,10 @@ TEST(discard_no_aux_area, .fixture = FX_CLEAN)
 	ASSERT_TRUE(hx_show_format("discard") != NULL);
 	e = open_discard(0, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(err, 0);
+	ASSERT_EQ(0, err);
 	ptr = spe_peek(0, SPE_PMBPTR);
 	/* no mmap of an AUX area: add() starts it all the same */
-	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(0, hx_enable(e, 0));
 	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	ASSERT_TRUE(discarding(0));
@@ -117,13 +117,13 @@ TEST(discard_no_aux_area, .fixture = FX_CLEAN)
 	ASSERT_TRUE(spe.stats.discarded >= 1000);
 	ASSERT_TRUE(discarding(0));
 	/* nothing reached memory, the pointer never moved, no interrupt */
-	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMBPTR), ptr);
-	ASSERT_EQ(hx_irq.entries, 0);
-	ASSERT_EQ(spe.stats.full_events, 0);
+	ASSERT_EQ(0, spe.nr_records);
+	ASSERT_EQ(ptr, spe_peek(0, SPE_PMBPTR));
+	ASSERT_EQ(0, hx_irq.entries);
+	ASSERT_EQ(0, spe.stats.full_events);
 	hx_disable(e);
 	ASSERT_FALSE(spe_peek(0, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-	ASSERT_EQ(spe_peek(0, SPE_PMSCR), 0);
+	ASSERT_EQ(0, spe_peek(0, SPE_PMSCR));
 	return true;
 }
 
@@ -144,7 +144,7 @@ TEST(discard_start_stop, .fixture = FX_CLEAN)
 	ASSERT_TRUE(e);
 	for (int cpu = 0; cpu < 3; cpu++) {
 		before = spe.stats.discarded;
-		ASSERT_EQ(hx_enable(e, cpu), 0);
+		ASSERT_EQ(0, hx_enable(e, cpu));
 		ASSERT_TRUE(discarding(cpu));
 		hx_run(cpu, 20 * PERIOD + 7, NULL, 0);
 		ASSERT_TRUE(spe.stats.discarded > before);
@@ -152,26 +152,26 @@ TEST(discard_start_stop, .fixture = FX_CLEAN)
 		hx_stop(e);
 		ASSERT_TRUE(e->ev.hw.state & PERF_HES_STOPPED);
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
+		ASSERT_EQ(0, spe_peek(cpu, SPE_PMSCR));
 		icr = spe_peek(cpu, SPE_PMSICR);
-		ASSERT_EQ(local64_read(&e->ev.hw.period_left), icr);
+		ASSERT_EQ(icr, local64_read(&e->ev.hw.period_left));
 		before = spe.stats.discarded;
 		hx_run(cpu, 20 * PERIOD, NULL, 0);
-		ASSERT_EQ(spe.stats.discarded, before);
+		ASSERT_EQ(before, spe.stats.discarded);
 
 		hx_start(e, PERF_EF_RELOAD);
 		ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 		ASSERT_TRUE(discarding(cpu));
-		ASSERT_EQ(spe_peek(cpu, SPE_PMSICR), icr);
+		ASSERT_EQ(icr, spe_peek(cpu, SPE_PMSICR));
 		hx_run(cpu, 20 * PERIOD, NULL, 0);
 		ASSERT_TRUE(spe.stats.discarded > before);
 
 		hx_disable(e);		/* context switch out */
 		ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
-		ASSERT_EQ(spe_peek(cpu, SPE_PMSCR), 0);
+		ASSERT_EQ(0, spe_peek(cpu, SPE_PMSCR));
 	}
-	ASSERT_EQ(spe.nr_records, 0);
-	ASSERT_EQ(hx_irq.entries, 0);
+	ASSERT_EQ(0, spe.nr_records);
+	ASSERT_EQ(0, hx_irq.entries);
 	return true;
 }
 
@@ -190,9 +190,9 @@ TEST(discard_aux_area_untouched, .fixture = FX_CLEAN)
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	d = open_discard(0, &err);
 	ASSERT_TRUE(d);
-	ASSERT_EQ(hx_mmap_aux(d, BUF_PAGES, false), 0);
+	ASSERT_EQ(0, hx_mmap_aux(d, BUF_PAGES, false));
 	spe_refuse_next_enable(0);
-	ASSERT_EQ(hx_enable(d, 0), 0);
+	ASSERT_EQ(0, hx_enable(d, 0));
 	n = open_running(1, BUF_PAGES, false);
 	ASSERT_TRUE(n && n->ev.hstate == HARNESS_EV_ACTIVE);
 	for (int i = 0; i < 6; i++) {
@@ -200,19 +200,19 @@ TEST(discard_aux_area_untouched, .fixture = FX_CLEAN)
 		hx_run(1, BUF_PAGES * OPS_PER_PAGE, n, 1000);
 	}
 	ASSERT_TRUE(discarding(0));
-	ASSERT_EQ(spe.stats.size_events, 0);
+	ASSERT_EQ(0, spe.stats.size_events);
 	ASSERT_TRUE(spe.stats.discarded >= 1000);
 	hx_disable(d);
 	hx_disable(n);
-	ASSERT_EQ(d->rb.nr_recs, 0);
-	ASSERT_EQ(d->rb.aux_head, 0);
+	ASSERT_EQ(0, d->rb.nr_recs);
+	ASSERT_EQ(0, d->rb.aux_head);
 	p = d->rb.aux_base;
 	for (size_t i = 0; i < BUF_PAGES * PAGE_SIZE; i++)
-		ASSERT_EQ(p[i], 0xa5);
+		ASSERT_EQ(0xa5, p[i]);
 	/* every record the unit wrote went to the normal event's area */
 	ASSERT_TRUE(spe.nr_records > 0);
 	for (size_t i = 0; i < spe.nr_records; i++)
-		ASSERT_EQ(spe.records[i].cpu, 1);
+		ASSERT_EQ(1, spe.records[i].cpu);
 	ASSERT_TRUE(hx_check_data(n));
 	return true;
 }
@@ -230,12 +230,12 @@ TEST(discard_no_irq_storm)
 	int err;
 
 	hx_set_max_buff_size_all(0x0001);	/* 4 KiB: below 2 pages */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = open_discard(2, &err);
 	ASSERT_TRUE(e);
 	spe_refuse_next_enable(2);
-	ASSERT_EQ(hx_enable(e, 2), 0);
+	ASSERT_EQ(0, hx_enable(e, 2));
 	for (int i = 0; i < 8; i++) {
 		hx_run(2, BUF_PAGES * OPS_PER_PAGE, NULL, 0);
 		ASSERT_FALSE(spe_irq_level(2));
@@ -244,14 +244,14 @@ TEST(discard_no_irq_storm)
 	writes = spe.stats.writes;
 	harness_cur_cpu = 2;
 	spe_context_sync(2);
-	ASSERT_EQ(harness_driver_irq_handler(2), IRQ_NONE);
+	ASSERT_EQ(IRQ_NONE, harness_driver_irq_handler(2));
 	spe_context_sync(2);
 	harness_cur_cpu = 0;
-	ASSERT_EQ(spe.stats.writes, writes);
+	ASSERT_EQ(writes, spe.stats.writes);
 	ASSERT_TRUE(discarding(2));
-	ASSERT_EQ(hx_irq.entries, 0);
-	ASSERT_EQ(hx_irq.storms, 0);
-	ASSERT_EQ(spe.stats.size_events, 0);
+	ASSERT_EQ(0, hx_irq.entries);
+	ASSERT_EQ(0, hx_irq.storms);
+	ASSERT_EQ(0, spe.stats.size_events);
 	hx_disable(e);
 	ASSERT_CLEAN();
 	hx_unload();
@@ -265,22 +265,22 @@ TEST(discard_ignores_max_buff_size, .flags = T_PATCHED)
 	int err;
 
 	hx_set_max_buff_size_all(0x0100);	/* 1 MiB */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_DISCARD, "driver has no discard mode");
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
+	ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, false));
 	hx_close(e);
 	e = open_discard(0, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 512, false), 0);	/* 2 MiB */
-	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(0, hx_mmap_aux(e, 512, false));	/* 2 MiB */
+	ASSERT_EQ(0, hx_enable(e, 0));
 	hx_run(0, 40 * PERIOD, NULL, 0);
 	ASSERT_TRUE(discarding(0));
-	ASSERT_EQ(spe.stats.size_events, 0);
+	ASSERT_EQ(0, spe.stats.size_events);
 	hx_disable(e);
-	ASSERT_EQ(e->rb.nr_recs, 0);
-	ASSERT_EQ(spe.nr_records, 0);
+	ASSERT_EQ(0, e->rb.nr_recs);
+	ASSERT_EQ(0, spe.nr_records);
 	ASSERT_CLEAN();
 	hx_unload();
 	return true;
@@ -300,7 +300,7 @@ TEST(caps_event_filter, .fixture = FX_CLEAN)
 	int err;
 
 	cap = hx_show_cap("event_filter");
-	SKIP_NO_FEATURE(!cap, "driver has no caps/event_filter");
+	SKIP(!cap, "driver has no caps/event_filter");
 	snprintf(want, sizeof(want), "0x%llx\n",
 		 (unsigned long long)spe_pmsevfr_implemented());
 	if (strcmp(cap, want)) {
@@ -311,18 +311,18 @@ TEST(caps_event_filter, .fixture = FX_CLEAN)
 	/* bit 0 is RES0, bit 1 (retired) is implemented */
 	ASSERT_TRUE(hx_set_format(&attr, "event_filter", BIT_ULL(0)));
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
-	ASSERT_EQ(err, -EOPNOTSUPP);
+	ASSERT_EQ(-EOPNOTSUPP, err);
 	attr.config1 = 0;
 	ASSERT_TRUE(hx_set_format(&attr, "inv_event_filter", BIT_ULL(8)));
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
-	ASSERT_EQ(err, -EOPNOTSUPP);
+	ASSERT_EQ(-EOPNOTSUPP, err);
 	attr.config3 = 0;
 	ASSERT_TRUE(hx_set_format(&attr, "event_filter", BIT_ULL(1)));
 	e = hx_open_attr(0, &attr, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
-	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMSEVFR), BIT_ULL(1));
+	ASSERT_EQ(0, hx_mmap_aux(e, BUF_PAGES, false));
+	ASSERT_EQ(0, hx_enable(e, 0));
+	ASSERT_EQ(BIT_ULL(1), spe_peek(0, SPE_PMSEVFR));
 	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & PMSFCR_EL1_FE);
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_disable(e);
@@ -346,17 +346,17 @@ TEST(filters_eft)
 	int err;
 
 	spe_set_features(true, false);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_EFT, "driver has no FEAT_SPE_EFT filters");
-	SKIP_NO_FEATURE(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
+	SKIP(!FCR_EFT, "sysreg has no PMSFCR_EL1 EFT fields");
 	attr.type = harness_pmu->type;
 	for (size_t i = 0; i < ARRAY_SIZE(terms); i++)
 		ASSERT_TRUE(hx_set_format(&attr, terms[i], 1));
 	e = hx_open_attr(0, &attr, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
-	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMSFCR) & FCR_EFT, FCR_EFT);
+	ASSERT_EQ(0, hx_mmap_aux(e, BUF_PAGES, false));
+	ASSERT_EQ(0, hx_enable(e, 0));
+	ASSERT_EQ(FCR_EFT, spe_peek(0, SPE_PMSFCR) & FCR_EFT);
 	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & PMSFCR_EL1_FT);
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_disable(e);
@@ -366,12 +366,12 @@ TEST(filters_eft)
 
 	/* the same request on a unit without FEAT_SPE_EFT */
 	hx_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	ASSERT_TRUE(hx_show_format("branch_filter_mask") == NULL);
 	ASSERT_TRUE(hx_show_format("branch_filter") != NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
-	ASSERT_EQ(err, -EOPNOTSUPP);
+	ASSERT_EQ(-EOPNOTSUPP, err);
 	ASSERT_CLEAN();
 	hx_unload();
 	return true;
@@ -390,35 +390,35 @@ TEST(filters_fds)
 	int err;
 
 	spe_set_features(false, true);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	SKIP_UNLESS_DRIVER(HARNESS_DRV_FDS, "driver has no FEAT_SPE_FDS filter");
-	SKIP_NO_FEATURE(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
+	SKIP(!FCR_FDS, "sysreg has no PMSFCR_EL1.FDS");
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_set_format(&attr, "inv_data_src_filter", 0xf0));
-	ASSERT_EQ(attr.config4, 0xf0);
+	ASSERT_EQ(0xf0, attr.config4);
 	e = hx_open_attr(0, &attr, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, BUF_PAGES, false), 0);
-	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMSDSFR), ~0xf0ULL);
+	ASSERT_EQ(0, hx_mmap_aux(e, BUF_PAGES, false));
+	ASSERT_EQ(0, hx_enable(e, 0));
+	ASSERT_EQ(~0xf0ULL, spe_peek(0, SPE_PMSDSFR));
 	ASSERT_TRUE(spe_peek(0, SPE_PMSFCR) & FCR_FDS);
 	hx_run(0, 20 * PERIOD, e, 1000);
 	hx_close(e);
 	/* no term: no filtering */
 	e = open_running(1, BUF_PAGES, false);
 	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
-	ASSERT_EQ(spe_peek(1, SPE_PMSDSFR), ~0ULL);
+	ASSERT_EQ(~0ULL, spe_peek(1, SPE_PMSDSFR));
 	ASSERT_FALSE(spe_peek(1, SPE_PMSFCR) & FCR_FDS);
 	hx_close(e);
 	ASSERT_CLEAN();
 	hx_unload();
 
 	hx_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	ASSERT_TRUE(hx_show_format("inv_data_src_filter") == NULL);
 	attr.type = harness_pmu->type;
 	ASSERT_TRUE(hx_open_attr(0, &attr, &err) == NULL);
-	ASSERT_EQ(err, -EOPNOTSUPP);
+	ASSERT_EQ(-EOPNOTSUPP, err);
 	e = open_running(0, BUF_PAGES, false);
 	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE);
 	hx_run(0, 20 * PERIOD, e, 1000);

@@ -38,8 +38,8 @@ static bool spurious_not_claimed(int cpu)
 	ret = harness_driver_irq_handler(cpu);
 	spe_context_sync(cpu);		/* exception return */
 	harness_cur_cpu = save;
-	ASSERT_EQ(ret, IRQ_NONE);
-	ASSERT_EQ(spe.stats.writes, writes);
+	ASSERT_EQ(IRQ_NONE, ret);
+	ASSERT_EQ(writes, spe.stats.writes);
 	return true;
 }
 
@@ -56,7 +56,7 @@ TEST(no_handle_spurious_not_claimed, .fixture = FX_CLEAN)
 	hx_disable(e);
 	ASSERT_TRUE(spurious_not_claimed(0));
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	return true;
 }
 
@@ -66,19 +66,19 @@ TEST(size_event_one_event, .flags = T_PATCHED)
 	struct hx_event *e;
 
 	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
-	ASSERT_EQ(hx_load(), 0);
-	ASSERT_EQ(hx_log_count("err"), 0);
+	ASSERT_EQ(0, hx_load());
+	ASSERT_EQ(0, hx_log_count("err"));
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 10 * PERIOD, e, 1000);
-	ASSERT_EQ(spe.stats.size_events, 1);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(1, spe.stats.size_events);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	/* spe-rules: buffer-size-event: DL is 0, no record is partial */
 	ASSERT_FALSE(e->rb.all_flags & PERF_AUX_FLAG_PARTIAL);
 	/* a known status code: reported once, as what it is */
-	ASSERT_EQ(hx_log_count("err"), 1);
+	ASSERT_EQ(1, hx_log_count("err"));
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
@@ -97,7 +97,7 @@ TEST(size_event_window_at_head, .flags = T_PATCHED)
 	struct hx_event *e;
 
 	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	e = open_running(0, 8, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 40 * PERIOD, e, 1000);
@@ -107,8 +107,8 @@ TEST(size_event_window_at_head, .flags = T_PATCHED)
 	spe_refuse_next_enable(0);
 	hx_start(e, 0);
 	hx_run(0, 10 * PERIOD, e, 1000);
-	ASSERT_EQ(spe.stats.size_events, 1);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(1, spe.stats.size_events);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_TRUE(spe.size_event_window > 0);
 	snprintf(want, sizeof(want), " %llu ",
 		 (unsigned long long)spe.size_event_window);
@@ -137,7 +137,7 @@ static int warnings_at_load(u16 field)
 /* Reserved MaxBuffSize bits [15:14]: ignored for the size, but reported */
 TEST(caps_reserved_bits_reported, .flags = T_PATCHED)
 {
-	ASSERT_EQ(warnings_at_load(0x0100), 0);
+	ASSERT_EQ(0, warnings_at_load(0x0100));
 	ASSERT_TRUE(cap_is("1048576\n"));
 	ASSERT_CLEAN();
 	hx_unload();
@@ -154,17 +154,17 @@ TEST(caps_small_limit_reported, .flags = T_PATCHED)
 	struct hx_event *e;
 	int err;
 
-	ASSERT_EQ(warnings_at_load(0x0002), 0);		/* 8 KiB: two pages */
+	ASSERT_EQ(0, warnings_at_load(0x0002));		/* 8 KiB: two pages */
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 2, false), 0);
+	ASSERT_EQ(0, hx_mmap_aux(e, 2, false));
 	hx_close(e);
 	ASSERT_CLEAN();
 	hx_unload();
 	ASSERT_TRUE(warnings_at_load(0x0001) >= 1);	/* 4 KiB */
 	e = hx_open(0, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 2, false), -ENOMEM);
+	ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 2, false));
 	hx_close(e);
 	ASSERT_CLEAN();
 	hx_unload();
@@ -180,8 +180,8 @@ TEST(aux_one_page_refused, .fixture = FX_CLEAN)
 	for (int snap = 0; snap < 2; snap++) {
 		e = hx_open(0, 0, PERIOD, &err);
 		ASSERT_TRUE(e);
-		ASSERT_EQ(hx_mmap_aux(e, 1, snap), -ENOMEM);
-		ASSERT_EQ(hx_mmap_aux(e, 2, snap), 0);
+		ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 1, snap));
+		ASSERT_EQ(0, hx_mmap_aux(e, 2, snap));
 		hx_close(e);
 	}
 	return true;
@@ -214,12 +214,12 @@ TEST(truncation_keeps_interval, .fixture = FX_RUNNING)
 	ASSERT_NE(icr, earlier);
 	hx_consume(e);
 	hx_disable(e);
-	ASSERT_EQ(hx_enable(e, 0), 0);
-	ASSERT_EQ(spe_peek(0, SPE_PMSICR), icr);
+	ASSERT_EQ(0, hx_enable(e, 0));
+	ASSERT_EQ(icr, spe_peek(0, SPE_PMSICR));
 	hx_run(0, 10 * PERIOD, e, 500);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	return true;
 }
 
@@ -292,7 +292,7 @@ static bool watermark_run(unsigned long wm, long every, bool keeps_up)
 		fprintf(stderr, "  watermark %lu, consumer every %ld ops\n", wm, every);
 		return false;
 	}
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_CLEAN();
 	hx_unload();
 	return true;
@@ -352,7 +352,7 @@ TEST(aux_unread_data_kept)
 				ASSERT_CLEAN();
 				return false;
 			}
-			ASSERT_EQ(hx_irq.storms, 0);
+			ASSERT_EQ(0, hx_irq.storms);
 			hx_unload();
 		}
 	}
@@ -405,17 +405,17 @@ TEST(aux_free_space_ends_on_a_page)
 	ASSERT_TRUE(e);
 	spe_inject_fault(0, SPE_FAULT_S1, i, UNREAD_AT - off);
 	hx_run(0, ops, NULL, 0);
-	ASSERT_EQ(e->rb.aux_head, UNREAD_AT);
+	ASSERT_EQ(UNREAD_AT, e->rb.aux_head);
 	hx_consume(e);
-	ASSERT_EQ(e->rb.user_aux_tail, UNREAD_AT);
+	ASSERT_EQ(UNREAD_AT, e->rb.user_aux_tail);
 	hx_disable(e);
-	ASSERT_EQ(hx_enable(e, 0), 0);
+	ASSERT_EQ(0, hx_enable(e, 0));
 	/* a lap and a half with nobody reading */
 	hx_run(0, 6 * OPS_PER_PAGE, NULL, 0);
 	hx_disable(e);
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	ASSERT_TRUE(hx_check_data(e));
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_CLEAN();
 	hx_unload();
 	return true;

@@ -57,8 +57,11 @@ extern bool harness_skipped;
 extern const char *harness_skip_reason;
 
 
-/* The scenario does not apply to this mode: report it as skipped */
-#define SKIP_IF(cond)							\
+/*
+ * The scenario is not about this mode: it is not run here and not counted
+ * (as a T_PATCHED test on the base is not), which is not a skip.
+ */
+#define NOT_FOR_MODE(cond)						\
 	do {								\
 		if (cond) {						\
 			harness_skipped = true;				\
@@ -68,23 +71,19 @@ extern const char *harness_skip_reason;
 extern bool harness_tree_patched;
 
 /*
- * The driver under test lacks a feature the scenario needs: the run is
- * reported as RESULT skip (never pass) with the reason.
+ * The one skip: what the scenario needs is missing here (a feature of the
+ * driver under test, say); the run is reported as RESULT skip with the
+ * reason, never as a pass.
  */
-#define SKIP_UNLESS_DRIVER(feat, why)					\
-	do {								\
-		if (!(harness_driver_features & (feat))) {		\
-			harness_skip_reason = (why);			\
-			return true;					\
-		}							\
-	} while (0)
-#define SKIP_NO_FEATURE(cond, why)					\
+#define SKIP(cond, why)							\
 	do {								\
 		if (cond) {						\
 			harness_skip_reason = (why);			\
 			return true;					\
 		}							\
 	} while (0)
+#define SKIP_UNLESS_DRIVER(feat, why)					\
+	SKIP(!(harness_driver_features & (feat)), why)
 
 #define ASSERT_TRUE(expr)						\
 	do {								\
@@ -95,12 +94,13 @@ extern bool harness_tree_patched;
 		}							\
 	} while (0)
 #define ASSERT_FALSE(expr)	ASSERT_TRUE(!(expr))
-#define ASSERT_EQ(a, b)							\
+/* kselftest_harness.h's order: ASSERT_EQ(expected, seen) */
+#define ASSERT_EQ(expected, seen)					\
 	do {								\
-		unsigned long long _a = (a), _b = (b);			\
-		if (_a != _b) {						\
-			fprintf(stderr, "  %s:%d:%s(): %s (0x%llx) != %s (0x%llx)\n", \
-				__FILE__, __LINE__, __func__, #a, _a, #b, _b); \
+		unsigned long long _e = (expected), _s = (seen);	\
+		if (_e != _s) {						\
+			fprintf(stderr, "  %s:%d:%s(): %s is 0x%llx, expected %s (0x%llx)\n", \
+				__FILE__, __LINE__, __func__, #seen, _s, #expected, _e); \
 			return false;					\
 		}							\
 	} while (0)

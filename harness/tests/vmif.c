@@ -30,7 +30,7 @@ TEST(caps_max_buff_size_decode, .flags = T_PATCHED)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		hx_reset(4, spe.mode, spe.visibility);
 		hx_set_max_buff_size_all(cases[i].field);
-		ASSERT_EQ(hx_load(), 0);
+		ASSERT_EQ(0, hx_load());
 		if (!cap_is(cases[i].bytes)) {
 			fprintf(stderr, "  MaxBuffSize 0x%04x\n", cases[i].field);
 			return false;
@@ -47,7 +47,7 @@ TEST(caps_smallest_cpu_wins, .flags = T_PATCHED)
 	spe_set_max_buff_size(1, 0x0100);	/* 1 MiB */
 	spe_set_max_buff_size(2, 0x0000);	/* no limit: does not count */
 	spe_set_max_buff_size(3, 0x0200);	/* 2 MiB */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	ASSERT_TRUE(cap_is("1048576\n"));
 	/* a vCPU comes online later with a smaller limit */
 	hx_cpu_offline(3);
@@ -75,15 +75,15 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 	int err;
 
 	hx_set_max_buff_size_all(0x0100);	/* 1 MiB */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	for (int snap = 0; snap < 2; snap++) {
 		e = hx_open(0, 0, PERIOD, &err);
 		ASSERT_TRUE(e);
 		/* 512 pages = 2 MiB > limit: mmap fails as rb_alloc_aux() does */
-		ASSERT_EQ(hx_mmap_aux(e, 512, snap), -ENOMEM);
+		ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, snap));
 		/* 256 pages = 1 MiB: the largest power of two that fits */
-		ASSERT_EQ(hx_mmap_aux(e, 256, snap), 0);
-		ASSERT_EQ(hx_enable(e, 0), 0);
+		ASSERT_EQ(0, hx_mmap_aux(e, 256, snap));
+		ASSERT_EQ(0, hx_enable(e, 0));
 		hx_run(0, 40 * PERIOD, e, 1000);
 		hx_disable(e);
 		ASSERT_TRUE(hx_check_data(e) || snap);
@@ -92,20 +92,20 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 	/* the per-task path (cpu == -1) checks the same limit */
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
+	ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, false));
 	hx_close(e);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_CLEAN();
 	hx_unload();
 
 	/* a limit one page short of 2 MiB: 2 MiB is refused, 1 MiB is not */
 	hx_reset(4, spe.mode, spe.visibility);
 	hx_set_max_buff_size_all(0x01ff);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 512, false), -ENOMEM);
-	ASSERT_EQ(hx_mmap_aux(e, 256, false), 0);
+	ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, false));
+	ASSERT_EQ(0, hx_mmap_aux(e, 256, false));
 	hx_close(e);
 	ASSERT_CLEAN();
 	hx_unload();
@@ -115,7 +115,7 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 static bool size_event_handled(struct hx_event *e, int cpu)
 {
 	ASSERT_TRUE(hx_irq.entries >= 1);
-	ASSERT_EQ(hx_irq.storms, 0);
+	ASSERT_EQ(0, hx_irq.storms);
 	ASSERT_FALSE(spe_irq_level(cpu));
 	ASSERT_FALSE(spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E);
 	/* TRUNCATED reaches userspace and the core disables the event */
@@ -130,7 +130,7 @@ TEST(size_event_below_limit, .flags = T_PATCHED)
 	struct hx_event *e;
 
 	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	/* the hypervisor cannot pin this buffer although it fits the hint */
 	spe_refuse_next_enable(0);
 	e = open_running(0, 4, false);
@@ -160,7 +160,7 @@ TEST(size_event_above_limit, .flags = T_PATCHED, .fixture = FX_CLEAN)
 	/* per-task event, 2 MiB AUX mapped while no CPU had a limit */
 	e = hx_open(-1, 0, PERIOD, &err);
 	ASSERT_TRUE(e);
-	ASSERT_EQ(hx_mmap_aux(e, 512, false), 0);
+	ASSERT_EQ(0, hx_mmap_aux(e, 512, false));
 	/* then a vCPU with a 512 KiB limit comes online; the task runs there */
 	hx_cpu_offline(1);
 	spe_set_max_buff_size(1, 0x0080);
@@ -184,7 +184,7 @@ TEST(size_event_above_limit, .flags = T_PATCHED, .fixture = FX_CLEAN)
  */
 TEST(model_no_handle_oracle)
 {
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	spe_poke(3, SPE_PMBSR, PMBSR_EL1_S |
 		 FIELD_PREP(PMBSR_EL1_BUF_BSC_MASK, PMBSR_EL1_BUF_BSC_FULL));
 	hx_deliver(3);
@@ -225,7 +225,7 @@ static void take_irq(int cpu)
 static bool rerun(struct hx_event *e, int cpu)
 {
 	if (e->ev.hstate != HARNESS_EV_ACTIVE) {
-		ASSERT_EQ(hx_enable(e, cpu), 0);
+		ASSERT_EQ(0, hx_enable(e, cpu));
 	} else if (e->ev.hw.state & PERF_HES_STOPPED) {
 		hx_start(e, PERF_EF_RELOAD);
 	}
@@ -297,7 +297,7 @@ static bool seq_del(enum spe_fault kind, bool fault, bool unmap)
 		hx_munmap_aux(e);
 		take_irq(1);
 		hx_disable(e);
-		ASSERT_EQ(hx_mmap_aux(e, 4, false), 0);
+		ASSERT_EQ(0, hx_mmap_aux(e, 4, false));
 	} else {
 		hx_disable(e);
 		take_irq(1);
@@ -317,7 +317,7 @@ static bool seq_migrate(void)
 	ASSERT_TRUE(e && e->ev.hstate == HARNESS_EV_ACTIVE && e->ev.oncpu == 0);
 	ASSERT_TRUE(run_until_pending(0, e));
 	hx_disable(e);
-	ASSERT_EQ(hx_enable(e, 2), 0);
+	ASSERT_EQ(0, hx_enable(e, 2));
 	take_irq(0);
 	ASSERT_FALSE(spe_irq_level(0));
 	hx_run(2, 2L * 4 * OPS_PER_PAGE, e, 1000);
@@ -389,7 +389,7 @@ static bool seq_discard(void)
 	ASSERT_TRUE(n && n->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_TRUE(run_until_pending(2, n));
 	hx_disable(n);
-	ASSERT_EQ(hx_enable(d, 2), 0);
+	ASSERT_EQ(0, hx_enable(d, 2));
 	take_irq(2);
 	ASSERT_FALSE(spe_irq_level(2));
 	/* what would end a normal session does nothing in Discard mode */
@@ -402,11 +402,11 @@ static bool seq_discard(void)
 	hx_disable(d);
 	/* and a normal event after it, refused by the hypervisor at add() */
 	hx_set_irqs_masked(2, true);
-	ASSERT_EQ(hx_enable(n, 2), 0);
+	ASSERT_EQ(0, hx_enable(n, 2));
 	hx_run(2, 1, NULL, 0);
 	ASSERT_TRUE(spe_irq_level(2));
 	hx_disable(n);
-	ASSERT_EQ(hx_enable(d, 2), 0);
+	ASSERT_EQ(0, hx_enable(d, 2));
 	take_irq(2);
 	ASSERT_FALSE(spe_irq_level(2));
 	hx_run(2, 8L * OPS_PER_PAGE, NULL, 0);
@@ -445,13 +445,13 @@ TEST(no_handle_event_unreachable)
 
 	for (size_t i = 0; i < ARRAY_SIZE(seqs); i++) {
 		hx_reset(4, spe.mode, spe.visibility);
-		ASSERT_EQ(hx_load(), 0);
+		ASSERT_EQ(0, hx_load());
 		STEP(seqs[i].what, seqs[i].fn(seqs[i].kind, seqs[i].a, seqs[i].b));
 		hx_unload();
 		STEP(seqs[i].what, true);
 	}
 	hx_reset(4, spe.mode, spe.visibility);
-	ASSERT_EQ(hx_load(), 0);
+	ASSERT_EQ(0, hx_load());
 	STEP("per-task event moved, buffer-full pending", seq_migrate());
 	STEP("truncation with PMBIRQ masked", seq_truncation());
 	STEP("CPU offline/online, buffer-full pending", seq_hotplug());
@@ -473,13 +473,13 @@ TEST(handler_resumes_before_eret, .flags = T_PATCHED)
 {
 	struct hx_event *e;
 
-	SKIP_IF(!spe.visibility);
-	ASSERT_EQ(hx_load(), 0);
+	NOT_FOR_MODE(!spe.visibility);
+	ASSERT_EQ(0, hx_load());
 	e = open_running(0, 4, false);
 	ASSERT_TRUE(e);
 	hx_run(0, 6L * 4 * OPS_PER_PAGE, e, 2000);
 	ASSERT_TRUE(hx_irq.full_irqs >= 4);
-	ASSERT_EQ(hx_irq.resumed_in_handler, hx_irq.full_irqs);
+	ASSERT_EQ(hx_irq.full_irqs, hx_irq.resumed_in_handler);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
