@@ -254,6 +254,7 @@ bool hx_set_format(struct perf_event_attr *attr, const char *name, u64 val)
 void hx_reset(int nr_cpus, enum spe_mode mode, bool visibility)
 {
 	spe_model_reset(nr_cpus, mode, visibility);
+	spe_observe_writes(aux_check_unit_write);
 	harness_shim_reset(nr_cpus);
 	memset(&hx_irq, 0, sizeof(hx_irq));
 }

@@ -43,4 +43,7 @@ static inline unsigned long perf_aux_size(struct perf_buffer *rb)
 /* drop one reference to the AUX area; the last one frees it */
 void rb_free_aux(struct perf_buffer *rb);
 
+/* A unit's buffer write, checked against unread AUX data (spe.h) */
+void aux_check_unit_write(int cpu, uintptr_t addr, size_t len);
+
 #endif

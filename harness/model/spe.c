@@ -281,6 +281,14 @@ static void id_regs(struct spe_cpu *c)
 			   HB_FIELD_PREP(ARCH_PMBIDR_EL1_MAXBUFFSIZE_MASK, c->max_buff);
 }
 
+/* Kept across spe_model_reset(): the harness sets it once per reset */
+static spe_write_observer *write_observer;
+
+void spe_observe_writes(spe_write_observer *fn)
+{
+	write_observer = fn;
+}
+
 void spe_model_reset(int nr_cpus, enum spe_mode mode, bool visibility)
 {
 	free(spe.records);
@@ -846,7 +854,8 @@ static void write_record(int cpu)
 		unsigned int part = c->fault_byte < (int)len ? c->fault_byte : 0;
 
 		c->fault_armed = false;
-		aux_check_unit_write(cpu, ptr, part);
+		if (write_observer)
+			write_observer(cpu, ptr, part);
 		memcpy((void *)(uintptr_t)ptr, rec, part);
 		c->nr_written += part != 0;
 		/* spe-rules: fault-event: PMBPTR = faulting address */
@@ -873,7 +882,8 @@ static void write_record(int cpu)
 		}
 		return;
 	}
-	aux_check_unit_write(cpu, ptr, len);
+	if (write_observer)
+		write_observer(cpu, ptr, len);
 	memcpy((void *)(uintptr_t)ptr, rec, len);
 	c->nr_written++;
 	if (spe.nr_records == spe.cap_records) {

@@ -135,11 +135,14 @@ void spe_context_sync(int cpu);
 bool spe_writes_complete(int cpu);
 
 /*
- * Called by the unit before each buffer write; the AUX ring model
- * (model/aux.c) checks it against the data userspace has not read yet
- * (spe-rules: aux-unread-data).
+ * What the unit tells of each buffer write before it makes it, to whoever
+ * observes them: the AUX ring model checks it against the data userspace
+ * has not read yet (aux_check_unit_write(), spe-rules: aux-unread-data).
+ * The unit does not know the ring: hx_reset() connects the two, so that
+ * model/spe.c calls nothing of model/aux.c.
  */
-void aux_check_unit_write(int cpu, uintptr_t addr, size_t len);
+typedef void spe_write_observer(int cpu, uintptr_t addr, size_t len);
+void spe_observe_writes(spe_write_observer *fn);
 
 /* The level of PMBIRQ (R_TSJRP): PMBSR_EL1.S as the unit sees it */
 bool spe_irq_level(int cpu);
