@@ -420,3 +420,32 @@ TEST(aux_free_space_ends_on_a_page)
 	hx_unload();
 	return true;
 }
+
+/*
+ * The control of spe-rules: aux-unread-data.  The unit, its pointer moved
+ * back to the start of the AUX area behind the driver's back, writes over
+ * data userspace has not read: the model must report it.  Without this
+ * test the check could be disconnected with every test still passing (the
+ * mutation check's catalogue has no mutant that only this check catches).
+ */
+TEST(oracle_aux_unread_data_caught)
+{
+	struct hx_event *e;
+
+	ASSERT_EQ(0, hx_load());
+	e = open_running(0, FX_PAGES, false);
+	ASSERT_TRUE(e);
+	/* records at the start of the area, published by the stop, unread */
+	hx_run(0, OPS_PER_PAGE, NULL, 0);
+	hx_stop(e);
+	ASSERT_TRUE(e->rb.aux_head > 0);
+	hx_start(e, 0);
+	ASSERT_EQ(0, spe.nr_violations);
+	spe_poke(0, SPE_PMBPTR, (uintptr_t)e->rb.aux_base);
+	hx_run(0, OPS_PER_PAGE / 4, NULL, 0);
+	ASSERT_TRUE(violation_seen("spe-rules: aux-unread-data"));
+	hx_disable(e);
+	hx_close(e);
+	hx_unload();
+	return true;
+}
