@@ -74,7 +74,6 @@ static void mnt(const char *src, const char *dst, const char *type)
 		printf("init: mount %s on %s: %s\n", type, dst, strerror(errno));
 }
 
-
 static void run(const char *name)
 {
 	char path[512];
@@ -89,8 +88,8 @@ static void run(const char *name)
 
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { path, NULL };
-		char *envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=dumb", NULL };
+		char *const argv[] = { path, NULL };
+		static char *const envp[] = { "PATH=/bin:/tests", "HOME=/", "TERM=dumb", NULL };
 
 		setsid();
 		execve(path, argv, envp);
@@ -124,7 +123,6 @@ static void run(const char *name)
 		       WTERMSIG(status));
 	fflush(stdout);
 }
-
 
 /* The built-in SPE check */
 
@@ -342,7 +340,7 @@ static int spe_storm(int expect_storm)
 	long secs = opt("spe_init.secs=", 2), pages = opt("spe_init.pages=", 16);
 	const char *what = expect_storm ? "storm_caught" : "aux_records";
 	long irq0, irq1;
-	int type, status = 0;
+	int type, status = 0, code;
 	char buf[256];
 	pid_t pid;
 	double t0;
@@ -388,17 +386,15 @@ static int spe_storm(int expect_storm)
 		kill(pid, SIGKILL);
 		printf("%sok 2 %s\n", expect_storm ? "" : "not ", what);
 		return !expect_storm;
-	} else {
-		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 100;
-
-		printf("# child exit code %d\n", code);
-		if (expect_storm) {
-			printf("not ok 2 %s\n", what);
-			return 1;
-		}
-		printf("%sok 2 %s\n", code == 0 ? "" : "not ", what);
-		return code != 0;
 	}
+	code = WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+	printf("# child exit code %d\n", code);
+	if (expect_storm) {
+		printf("not ok 2 %s\n", what);
+		return 1;
+	}
+	printf("%sok 2 %s\n", code == 0 ? "" : "not ", what);
+	return code != 0;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -445,7 +441,8 @@ int main(void)
 
 		printf("==== test spe-storm ====\n");
 		if (strcmp(storm, "expect") && strcmp(storm, "clean")) {
-			printf("TAP version 13\n1..0\nBail out! spe_init.storm=%s: not expect or clean\n", storm);
+			printf("TAP version 13\n1..0\n"
+			       "Bail out! spe_init.storm=%s: not expect or clean\n", storm);
 			rc = 2;
 		} else {
 			rc = spe_storm(!strcmp(storm, "expect"));

@@ -12,9 +12,9 @@
  * Features of the driver under test, found by its own feature macros
  * (never by kernel version).
  */
-#define HARNESS_DRV_DISCARD	(1u << 0)	/* discard=1, PMBLIMITR_EL1.FM */
-#define HARNESS_DRV_EFT		(1u << 1)	/* FEAT_SPE_EFT filters */
-#define HARNESS_DRV_FDS		(1u << 2)	/* FEAT_SPE_FDS, config4 */
+#define HARNESS_DRV_DISCARD	BIT(0)	/* discard=1, PMBLIMITR_EL1.FM */
+#define HARNESS_DRV_EFT		BIT(1)	/* FEAT_SPE_EFT filters */
+#define HARNESS_DRV_FDS		BIT(2)	/* FEAT_SPE_FDS, config4 */
 extern const unsigned int harness_driver_features;
 
 /* arm_spe_pmu_irq_handler() on @cpu, as the PPI would call it */

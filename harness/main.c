@@ -164,14 +164,16 @@ static void bench(const char *rev)
 				printf("%-6s %-8s %-4s %s\n", rev, spe_mode_name(m),
 				       v ? "on" : "off",
 				       hx_irq.storms ? "storm: PMBIRQ never drops" :
-				       spe.nr_ignored ? "no buffer-full IRQ: start() lost PMBPTR_EL1" :
+				       spe.nr_ignored ?
+				       "no buffer-full IRQ: start() lost PMBPTR_EL1" :
 				       "no interrupt");
 			} else {
 				printf("%-6s %-8s %-4s %6.2f %6.2f %5.2f %6.2f %8.2f %8.2f\n",
 				       rev, spe_mode_name(m), v ? "on" : "off",
 				       hx_irq.reads / n, hx_irq.writes / n, hx_irq.isbs / n,
 				       hx_irq.drains / n, hx_irq.trapped / n,
-				       spe.stats.gaps ? (double)spe.stats.gap_ops / spe.stats.gaps : 0);
+				       spe.stats.gaps ?
+				       (double)spe.stats.gap_ops / spe.stats.gaps : 0);
 			}
 			hx_unload();
 		}

@@ -139,7 +139,9 @@ void hx_deliver(int cpu)
 		if (!no_handle)
 			no_handle = check_no_handle(cpu);
 		spe.in_irq = true;
-		ret = harness_irq.handler(SPE_PPI, per_cpu_ptr((struct perf_output_handle *)harness_irq.dev, cpu));
+		ret = harness_irq.handler(SPE_PPI,
+					  per_cpu_ptr((struct perf_output_handle *)harness_irq.dev,
+						      cpu));
 		if (full && (spe_peek(cpu, SPE_PMBLIMITR) & PMBLIMITR_EL1_E) &&
 		    !spe_irq_level(cpu))
 			hx_irq.resumed_in_handler++;

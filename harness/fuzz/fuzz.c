@@ -355,7 +355,8 @@ static void op_add(struct in *in)
 			fail("discard-mode event added but PMBLIMITR_EL1.E is clear on CPU%d", cpu);
 		if ((lim & PMBLIMITR_EL1_E) &&
 		    FIELD_GET(PMBLIMITR_EL1_FM, lim) != PMBLIMITR_EL1_FM_DISCARD)
-			fail("discard-mode event enabled the buffer with PMBLIMITR_EL1=0x%llx", lim);
+			fail("discard-mode event enabled the buffer with PMBLIMITR_EL1=0x%llx",
+			     lim);
 	} else if (!e->mapped && !err) {
 		fail("pmu::add succeeded with no AUX buffer");
 	}
@@ -606,7 +607,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *m = getenv("FUZZ_MODE"), *v = getenv("FUZZ_VIS");
 
 	(void)argc; (void)argv;
-	w.print_trace = getenv("FUZZ_TRACE") != NULL;
+	w.print_trace = !!getenv("FUZZ_TRACE");
 	/* pin the mode or the visibility switch instead of byte 0 */
 	for (int i = 0; m && i < 3; i++)
 		if (!strcmp(m, spe_mode_name(i)))
@@ -624,7 +625,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int nops = 0;
 
 	hx_reset(NCPU, w.force_mode ? w.force_mode - 1 : h % 3,
-		      w.force_vis ? w.force_vis - 1 : !!(h & 4));
+		 w.force_vis ? w.force_vis - 1 : !!(h & 4));
 	spe.el = !!(h & 8);
 	harness_deny_kernel = h & 16;
 	spe_set_features(h & 32, h & 64);

@@ -104,7 +104,7 @@ void harness_warn(const char *fn, int line);
 
 /* --- memory --- */
 #define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
+#define PAGE_SIZE		BIT(PAGE_SHIFT)
 #define kzalloc(s, g)		calloc(1, (s))
 #define kzalloc_node(s, g, n)	calloc(1, (s))
 #define kmalloc(s, g)		malloc(s)

@@ -162,6 +162,7 @@ struct of_device_id {
 	char compatible[128];
 	const void *data;
 };
+
 #define of_match_ptr(p)		(p)
 
 struct platform_device_id {
@@ -191,10 +192,10 @@ struct platform_driver {
 /* linux/perf/arm_pmu.h */
 #define ARMV8_SPE_PDEV_NAME	"arm,spe-v1"
 
-#define HARNESS_CFG_GET(a, cfg, lo, hi)					\
-	((((a)->cfg) >> (lo)) & GENMASK_ULL((hi) - (lo), 0))
+#define HARNESS_CFG_GET(val, lo, hi)					\
+	(((val) >> (lo)) & GENMASK_ULL((hi) - (lo), 0))
 #define ATTR_CFG_GET_FLD(attr, name)					\
-	HARNESS_CFG_GET(attr, ATTR_CFG_FLD_##name##_CFG,		\
+	HARNESS_CFG_GET((attr)->ATTR_CFG_FLD_##name##_CFG,		\
 			ATTR_CFG_FLD_##name##_LO, ATTR_CFG_FLD_##name##_HI)
 /* The format attribute shows what perf parses: "<configN>:<lo>-<hi>" */
 #define GEN_PMU_FORMAT_ATTR(_name)					\

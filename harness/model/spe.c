@@ -88,6 +88,9 @@ static uint64_t next_seq;
 #define MAX_REGIONS 16
 static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
 
+/* Kept across spe_model_reset(): the harness sets it once per reset */
+static spe_write_observer *write_observer;
+
 /*
  * PMBSR_EL1 syndromes that arch.h (docs/spe-rules.md, section L) does
  * not name: values the model injects.
@@ -103,7 +106,7 @@ static struct { uintptr_t base; size_t len; } regions[MAX_REGIONS];
  * (spe-rules: model-id-values)
  */
 #define MODEL_MAXSIZE_LOG2	6
-#define MODEL_MAX_RECORD	(1u << MODEL_MAXSIZE_LOG2)
+#define MODEL_MAX_RECORD	BIT(MODEL_MAXSIZE_LOG2)
 
 /*
  * Event filter bits of an SPEv1p2 unit: retired (1), L1D refill (3), TLB
@@ -144,7 +147,8 @@ const char *spe_mode_name(enum spe_mode mode)
 	case SPE_MODE_BARE: return "bare";
 	case SPE_MODE_R24557: return "r24557";
 	case SPE_MODE_DEN0154: return "den0154";
-	case SPE_NR_MODES: break;
+	case SPE_NR_MODES:
+		break;
 	}
 	return "?";
 }
@@ -259,7 +263,8 @@ static void id_regs(struct spe_cpu *c)
 					  ARCH_ID_AA64DFR0_EL1_PMSVer_V1P2);
 	c->r[SPE_PMSIDR] = ARCH_PMSIDR_EL1_FE | ARCH_PMSIDR_EL1_FT | ARCH_PMSIDR_EL1_FL |
 			   ARCH_PMSIDR_EL1_ARCHINST | ARCH_PMSIDR_EL1_FnE |
-			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_INTERVAL_MASK, ARCH_PMSIDR_EL1_INTERVAL_256) |
+			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_INTERVAL_MASK,
+					 ARCH_PMSIDR_EL1_INTERVAL_256) |
 			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_MAXSIZE_MASK, MODEL_MAXSIZE_LOG2) |
 			   HB_FIELD_PREP(ARCH_PMSIDR_EL1_COUNTSIZE_MASK,
 					 ARCH_PMSIDR_EL1_COUNTSIZE_16_BIT_SAT);
@@ -280,9 +285,6 @@ static void id_regs(struct spe_cpu *c)
 			   HB_FIELD_PREP(ARCH_PMBIDR_EL1_EA_MASK, ARCH_PMBIDR_EL1_EA_Ignored) |
 			   HB_FIELD_PREP(ARCH_PMBIDR_EL1_MAXBUFFSIZE_MASK, c->max_buff);
 }
-
-/* Kept across spe_model_reset(): the harness sets it once per reset */
-static spe_write_observer *write_observer;
 
 void spe_observe_writes(spe_write_observer *fn)
 {
@@ -920,7 +922,8 @@ void spe_op(int cpu)
 	if (!icr) {
 		icr = c->r[SPE_PMSIRR] & ARCH_PMSIRR_EL1_INTERVAL_MASK;
 		if (!icr)
-			spe_violation("spe-rules: interval: PMSIRR_EL1.INTERVAL is 0 on CPU%d", cpu);
+			spe_violation("spe-rules: interval: PMSIRR_EL1.INTERVAL is 0 on CPU%d",
+				      cpu);
 		c->r[SPE_PMSICR] = icr;
 		return;
 	}

@@ -182,8 +182,10 @@ void spe_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * record-format)
  */
 unsigned int spe_record_len(uint64_t seq, bool ts);
-/* Parse one record at p (n bytes available); returns its length, 0 if
- * truncated, -1 if garbled.  *seq receives the sequence number. */
+/*
+ * Parse one record at p (n bytes available); returns its length, 0 if
+ * truncated, -1 if garbled.  *seq receives the sequence number.
+ */
 int spe_parse_record(const uint8_t *p, size_t n, uint64_t *seq);
 
 #endif

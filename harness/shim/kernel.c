@@ -299,7 +299,8 @@ int cpuhp_state_remove_instance(enum cpuhp_state state, struct hlist_node *node)
 void cpuhp_remove_multi_state(enum cpuhp_state state)
 {
 	(void)state;
-	hp_startup = hp_teardown = NULL;
+	hp_startup = NULL;
+	hp_teardown = NULL;
 }
 
 /* The hotplug core bringing @cpu up or down: the driver's callbacks */

@@ -108,7 +108,7 @@ TEST(base_size_event_unflagged, .flags = T_BASE)
 static bool base_pad_case(bool snapshot)
 {
 	NOT_FOR_MODE(spe.mode == SPE_MODE_DEN0154 ||
-		(spe.mode == SPE_MODE_R24557 && spe.visibility));
+		     (spe.mode == SPE_MODE_R24557 && spe.visibility));
 	ASSERT_TRUE(aux_remap_wakeup_at_head(snapshot));
 	if (harness_verbose)
 		harness_print_violations();

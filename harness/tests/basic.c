@@ -10,8 +10,8 @@
 
 TEST(probe, .fixture = FX_CLEAN)
 {
-	ASSERT_TRUE(harness_pmu != NULL);
-	ASSERT_TRUE(hx_show_cap("count_size") != NULL);
+	ASSERT_TRUE(harness_pmu);
+	ASSERT_TRUE(hx_show_cap("count_size"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
 	ASSERT_TRUE(!strcmp(hx_show_cap("min_interval"), "256\n"));
 	/* probe reset every CPU and left it idle: PMBLIMITR_EL1.E clear */
@@ -24,7 +24,7 @@ TEST(kpti_refuses_probe)
 {
 	harness_kpti = true;
 	ASSERT_NE(hx_load(), 0);
-	ASSERT_TRUE(harness_pmu == NULL);
+	ASSERT_FALSE(harness_pmu);
 	ASSERT_CLEAN();
 	return true;
 }
@@ -210,9 +210,8 @@ TEST(per_task_migrate, .fixture = FX_CLEAN)
 	for (int i = 0; i < 6; i++) {
 		int cpu = i % 3;
 
-		if (i) {
+		if (i)
 			ASSERT_EQ(0, hx_enable(e, cpu));
-		}
 		hx_run(cpu, BUF_PAGES * OPS_PER_PAGE, e, 1000);
 		hx_disable(e);	/* context switch out */
 	}

@@ -56,7 +56,7 @@ const char *violation_text(const char *needle)
 
 bool violation_seen(const char *needle)
 {
-	return violation_text(needle) != NULL;
+	return violation_text(needle);
 }
 
 struct hx_event *open_running(int cpu, int pages, bool snapshot)
@@ -104,5 +104,5 @@ const struct spe_access *ignored_write(const char *fn, enum spe_reg reg)
 
 bool ignored_write_in(const char *fn, enum spe_reg reg)
 {
-	return ignored_write(fn, reg) != NULL;
+	return ignored_write(fn, reg);
 }

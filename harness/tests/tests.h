@@ -16,9 +16,13 @@
 enum hx_fixture_kind {
 	FX_NONE,	/* the test loads and unloads the driver itself */
 	FX_CLEAN,	/* hx_load() == 0 before; ASSERT_CLEAN(), hx_unload() after */
-	FX_RUNNING,	/* FX_CLEAN, and fx->event running on CPU0 (open_running()
-			   with FX_PAGES pages, normal mode) */
+	/*
+	 * FX_CLEAN, and fx->event running on CPU0 (open_running() with
+	 * FX_PAGES pages, normal mode)
+	 */
+	FX_RUNNING,
 };
+
 #define FX_PAGES	4
 
 struct hx_fixture {
@@ -55,7 +59,6 @@ extern int harness_nr_tests;
 extern bool harness_verbose;
 extern bool harness_skipped;
 extern const char *harness_skip_reason;
-
 
 /*
  * The scenario is not about this mode: it is not run here and not counted

@@ -2,10 +2,11 @@
 /*
  * The SPE VM interface (MaxBuffSize, caps/max_buff_size, the
  * buffer-size event) and the handler rules the series adds (disable the
- * buffer before clearing PMBSR_EL1): MaxBuffSize decode and caps/max_buff_size, the per-CPU minimum,
- * setup_aux refusing what can never work, the buffer-size event, and
- * what lets the v2 handler ignore an interrupt with no AUX handle: no
- * sequence of the driver's own leaves one pending.
+ * buffer before clearing PMBSR_EL1): MaxBuffSize decode and
+ * caps/max_buff_size, the per-CPU minimum, setup_aux refusing what can
+ * never work, the buffer-size event, and what lets the v2 handler ignore
+ * an interrupt with no AUX handle: no sequence of the driver's own leaves
+ * one pending.
  */
 #include <stdio.h>
 
@@ -224,11 +225,10 @@ static void take_irq(int cpu)
 /* Start the event again after a sequence, however the core left it */
 static bool rerun(struct hx_event *e, int cpu)
 {
-	if (e->ev.hstate != HARNESS_EV_ACTIVE) {
+	if (e->ev.hstate != HARNESS_EV_ACTIVE)
 		ASSERT_EQ(0, hx_enable(e, cpu));
-	} else if (e->ev.hw.state & PERF_HES_STOPPED) {
+	else if (e->ev.hw.state & PERF_HES_STOPPED)
 		hx_start(e, PERF_EF_RELOAD);
-	}
 	ASSERT_TRUE(e->ev.hstate == HARNESS_EV_ACTIVE);
 	ASSERT_FALSE(e->ev.hw.state & PERF_HES_STOPPED);
 	hx_run(e->ev.oncpu, 2L * 4 * OPS_PER_PAGE, e, 1000);
@@ -428,13 +428,14 @@ TEST(no_handle_event_unreachable)
 {
 	static const struct {
 		const char *what;
-		bool (*fn)(enum spe_fault, bool, bool);
+		bool (*fn)(enum spe_fault kind, bool a, bool b);
 		enum spe_fault kind;
 		bool a, b;
 	} seqs[] = {
 		{ "stop/start, buffer-full pending", seq_stop_start, 0, false, false },
 		{ "stop/start, stage 1 fault pending", seq_stop_start, SPE_FAULT_S1, true, false },
-		{ "stop/start, access-not-allowed pending", seq_stop_start, SPE_FAULT_ANA, true, false },
+		{ "stop/start, access-not-allowed pending", seq_stop_start, SPE_FAULT_ANA,
+		  true, false },
 		{ "stop/start, buffer-size event pending", seq_stop_start, 0, false, true },
 		{ "del, buffer-full pending", seq_del, 0, false, false },
 		{ "del, IMPDEF fault pending", seq_del, SPE_FAULT_IMPDEF, true, false },

@@ -44,7 +44,7 @@
 #define DEVICES		"/sys/bus/event_source/devices"
 #define SPE		DEVICES "/arm_spe_0"
 #define WORKDIR		"/tmp/perf-spe-cap"
-#define OUT_MAX		(1 << 20)
+#define OUT_MAX		(1024 * 1024)
 #define ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
 static const char *perf = "/bin/perf";

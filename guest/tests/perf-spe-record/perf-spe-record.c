@@ -86,7 +86,8 @@ static long spe_irqs(void)
 /* Samples perf script decodes from @data, one per SPE record */
 static long count_samples(const char *perf, const char *data)
 {
-	char *scr[] = { (char *)perf, "script", "-i", (char *)data, "--itrace=i1i", "-F", "ip", NULL };
+	char *const scr[] = { (char *)perf, "script", "-i", (char *)data, "--itrace=i1i", "-F",
+			      "ip", NULL };
 	char line[512];
 	unsigned long ip;
 	long n = 0;
@@ -133,7 +134,7 @@ static int find_spe(char *name, size_t len)
 		return 0;
 	while ((e = readdir(d))) {
 		if (!strncmp(e->d_name, "arm_spe_", 8) && strlen(e->d_name) < len) {
-			strcpy(name, e->d_name);
+			snprintf(name, len, "%s", e->d_name);
 			found = 1;
 			break;
 		}
@@ -181,14 +182,15 @@ int main(int argc, char **argv)
 	}
 
 	/* The default AUX size: perf must pick one the kernel accepts */
-	char *rec[] = { perf, "record", "-q", "-o", DATA, "-e", event, "--",
-			self, "--spin", NULL };
+	char *const rec[] = { perf, "record", "-q", "-o", DATA, "-e", event, "--",
+			      self, "--spin", NULL };
 	rc = run(rec, NULL);
 	printf("# perf record -e %s -- %s --spin: exit %d\n", event, self, rc);
 	tap(rc == 0, "perf_record_spe", NULL);
 
 	/* One "instructions" sample per SPE record, whatever its events */
-	char *scr[] = { perf, "script", "-i", DATA, "--itrace=i1i", "-F", "ip", NULL };
+	char *const scr[] = { perf, "script", "-i", DATA, "--itrace=i1i", "-F", "ip", NULL };
+
 	rc = run(scr, SCRIPT);
 	f = fopen(SCRIPT, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -211,8 +213,8 @@ int main(int argc, char **argv)
 		return nfail ? 1 : 0;
 	}
 	snprintf(event, sizeof(event), "%s/discard=1/", pmu);
-	char *drec[] = { perf, "record", "-q", "-o", DATA ".discard", "-e", event, "--",
-			 self, "--spin", NULL };
+	char *const drec[] = { perf, "record", "-q", "-o", DATA ".discard", "-e", event, "--",
+			       self, "--spin", NULL };
 	long irq0 = spe_irqs(), irq1, n;
 
 	rc = run(drec, NULL);
