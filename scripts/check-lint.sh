@@ -6,11 +6,12 @@
 #    finding not fixed is disabled where it occurs, with the reason);
 #  - pyflakes on every Python file;
 #  - QEMU's scripts/checkpatch.pl on qemu/patches (from the QEMU tree
-#    qemu/build.sh keeps).
+#    qemu/build.sh keeps);
+#  - the kernel's scripts/checkpatch.pl --strict on the C of harness/ and
+#    guest/ (from the tree of BASE, which scripts/base.sh makes), less
+#    the checks below that do not fit userspace test code.
 # Each checker first gets an input it must reject (a control): a checker
 # that is missing, or that passes it, is a failure, never a clean run.
-# Not yet here: the kernel's checkpatch.pl on the C of harness/ and
-# guest/ (a skip line says so).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -69,4 +70,51 @@ else
 	lint "QEMU checkpatch.pl" "$tmp/bad.patch" qcp
 fi
 
-result skip "lint: the kernel's checkpatch.pl on the C of harness/ and guest/ (not yet clean)"
+# The kernel's checkpatch.pl on our C.  Not checked, and why:
+#  PREFER_KERNEL_TYPES  userspace C: <stdint.h> types, as in tools/;
+#  LONG_LINE_STRING     messages kept whole, so that they can be grepped;
+#  MACRO_ARG_UNUSED, MACRO_ARG_REUSE, MACRO_WITH_FLOW_CONTROL,
+#  COMPLEX_MACRO        the test macros (TEST, ASSERT_*, SKIP) return
+#                       from the test, as kselftest_harness.h's do;
+#  CAMELCASE            the kernel's and the Arm ARM's names (PMSFCR_EL1_Bm);
+#  NEW_TYPEDEFS, EXPORT_SYMBOL, IS_ENABLED_CONFIG,
+#  PREFER_DEFINED_ATTRIBUTE_MACRO  the shims define the kernel's typedefs
+#                       and macros (u64, EXPORT_SYMBOL, IS_ENABLED,
+#                       __printf...) under their kernel names, with the
+#                       compiler's attributes, for the driver to use;
+#  VOLATILE             the guest workloads' loads and stores must not be
+#                       optimised away: SPE samples them;
+#  AVOID_EXTERNS        perf-spe-record.c reads the linker's
+#                       __executable_start and etext;
+#  EMBEDDED_FUNCTION_NAME  words of messages that are also function names
+#                       ("decode", "usage");
+#  AVOID_BUG, SYMBOLIC_PERMS  the shims' BUG_ON() and S_IRUGO, which the
+#                       driver uses under those names.
+kernel_ign=PREFER_KERNEL_TYPES,LONG_LINE_STRING,MACRO_ARG_UNUSED,MACRO_ARG_REUSE
+kernel_ign=$kernel_ign,MACRO_WITH_FLOW_CONTROL,COMPLEX_MACRO,CAMELCASE,NEW_TYPEDEFS
+kernel_ign=$kernel_ign,EXPORT_SYMBOL,IS_ENABLED_CONFIG,PREFER_DEFINED_ATTRIBUTE_MACRO
+kernel_ign=$kernel_ign,VOLATILE,AVOID_EXTERNS,EMBEDDED_FUNCTION_NAME,AVOID_BUG,SYMBOLIC_PERMS
+t=$(ktree)
+"$ROOT/scripts/base.sh" >"$tmp/base.log" 2>&1 || result fail "lint: scripts/base.sh failed: no tree $t for checkpatch.pl"
+mapfile -t files < <(git ls-files 'harness/*.c' 'harness/*.h' 'guest/*.c' | sed "s|^|$ROOT/|")
+if [ ! -x "$t/scripts/checkpatch.pl" ]; then
+	result fail "lint: no $t/scripts/checkpatch.pl"
+else
+	printf '// SPDX-License-Identifier: GPL-2.0
+int f(int a){
+	return a;
+}
+' >"$tmp/bad.c"
+	kcp() {
+		local f rc=0
+		for f in "$@"; do
+			# --no-tree: these files are not in the tree; -q prints
+			# nothing for a clean file
+			(cd "$t" && scripts/checkpatch.pl --no-tree --strict -f -q --terse \
+				--show-types --ignore "$kernel_ign" "$f") || rc=1
+		done
+		rm -f "$t"/.checkpatch-camelcase.git.*
+		return $rc
+	}
+	lint "the kernel's checkpatch.pl --strict" "$tmp/bad.c" kcp
+fi

@@ -127,7 +127,11 @@ if [ -z "$upstream_all$stable" ]; then
 	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
 	stage safety "$ROOT/scripts/tests/safety/run.sh"
 	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
-	stage lint "$ROOT/scripts/check-lint.sh"
+	# its kernel checkpatch.pl is that of the first base checked
+	first=${CHECK_BASES:-$DEBIAN_BASES}
+	# shellcheck disable=SC2030 # BASE for this stage only
+	[ -n "${KSRC:-}" ] || (export BASE=${first%% *}; stage lint "$ROOT/scripts/check-lint.sh")
+	[ -z "${KSRC:-}" ] || stage lint "$ROOT/scripts/check-lint.sh"
 fi
 if [ -n "$stable" ]; then
 	for b in ${CHECK_BASES:-$STABLE_BASES}; do
