@@ -14,7 +14,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$BUILD" ] || exit 0
-indent() { sed 's/^/\t/' | head -n 10; }
+# indent: the first ten lines of stdin, indented (sed stops itself: no
+# pipe to break under pipefail)
+indent() { sed -e 's/^/\t/' -e '10q'; }
 lost=0 owners=()
 for g in "$BUILD"/*/.git; do
 	[ -e "$g" ] || continue
