@@ -139,7 +139,7 @@ base_deb() {
 	local pkg deb debs=$BUILD/debs
 	pkg=$(base_pkg "$1")
 	mkdir -p "$debs"
-	newest() {	# the last of the package's .debs in version order
+	newest() {	# the last of the package's .debs in name order
 		local f last=
 		for f in "$debs/${pkg}"_*.deb; do [ -e "$f" ] && last=$f; done
 		echo "$last"
@@ -396,7 +396,7 @@ checkpatch() {
 # set ARRAY (a name) to the one QEMU command line of the project's guests
 # (scripts/boot.sh, scripts/guest.sh): serial console on stdio, no
 # reboot, no network, and a kernel command line that starts with the
-# console, kpti=off (the guide's boots) and panic=-1, then CMDLINE.
+# console, kpti=off and panic=-1, then CMDLINE.
 guest_qemu() {
 	local -n _q=$1
 	_q=("$2" -M "$3" -cpu "$4" -smp "$5" -m "$6" -nographic -no-reboot -nic none
