@@ -103,22 +103,21 @@ prepare_git() {
 # branch that moved past the record carries a developer's commits: it is
 # built as it is, never reset, until qemu/export.sh saves them.
 apply_series() {
-	local applied fingerprint
 	if [ -f "$GIT/.git/spe-series-stamp" ]; then
 		# the record of older versions of these scripts
 		git -C "$GIT" update-ref refs/applied/spe spe
 		git -C "$GIT" config branch.spe.fingerprint "$(cat "$GIT/.git/spe-series-stamp")"
 		rm -f "$GIT/.git/spe-series-stamp"
 	fi
-	if git -C "$GIT" rev-parse -q --verify refs/heads/spe >/dev/null &&
-	   [ "${QEMU_FORCE_APPLY:-0}" != 1 ]; then
-		read -r applied fingerprint <<<"$(WORK=spe recorded_series "$GIT")"
-		if [ "$(git -C "$GIT" rev-parse spe)" != "$applied" ]; then
+	if [ "${QEMU_FORCE_APPLY:-0}" != 1 ]; then
+		case "$(WORK=spe series_state "$GIT" "$HERE/patches")" in
+		unexported)
 			note "branch spe has commits that are not in qemu/patches; building it as it is (qemu/export.sh to save them)"
 			git -C "$GIT" checkout -q spe
-			return
-		fi
-		[ "$fingerprint" != "$(series_fingerprint "$HERE/patches")" ] || return 0
+			return ;;
+		current)
+			return ;;
+		esac
 	fi
 	note "applying series ($(series_patches "$HERE/patches" | wc -l) patches)"
 	git -C "$GIT" checkout -q -f -B spe pristine

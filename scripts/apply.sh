@@ -39,19 +39,15 @@ apply_to() {	# apply_to <branch>
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"
 }
 
-if git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null; then
-	work=$(git -C "$t" rev-parse "$WORK")
-	read -r applied fingerprint <<<"$(recorded_series "$t")"
-	if [ "$work" != "$applied" ]; then
-		note "branch $WORK has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
-		git -C "$t" checkout -q "$WORK"
-		exit 0
-	fi
-	if [ "$fingerprint" = "$(series_fingerprint "$d")" ]; then
-		git -C "$t" checkout -q "$WORK"
-		exit 0
-	fi
-fi
+case "$(series_state "$t" "$d")" in
+unexported)
+	note "branch $WORK has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
+	git -C "$t" checkout -q "$WORK"
+	exit 0 ;;
+current)
+	git -C "$t" checkout -q "$WORK"
+	exit 0 ;;
+esac
 
 note "applying series/$(basename "$d") ($(series_patches "$d" | grep -vc '/0000-' || true) patches) to branch $WORK"
 apply_to "$WORK"

@@ -234,6 +234,28 @@ recorded_series() {
 	echo "$(git -C "$1" rev-parse -q --verify "refs/applied/$WORK" || echo -)" \
 		"$(git -C "$1" config "branch.$WORK.fingerprint" || echo -)"
 }
+# series_state T DIR: how branch WORK of T stands to folder DIR, for the
+# one rule of apply.sh and qemu/build.sh (apply a folder, never over a
+# developer's commits):
+#   none        no branch WORK yet
+#   unexported  WORK moved past the record: commits no export saved
+#   current     WORK is what DIR gives
+#   stale       WORK is an earlier application; DIR changed since
+series_state() {
+	local applied fingerprint
+	if ! git -C "$1" rev-parse -q --verify "refs/heads/$WORK" >/dev/null; then
+		echo none
+		return
+	fi
+	read -r applied fingerprint <<<"$(recorded_series "$1")"
+	if [ "$(git -C "$1" rev-parse "$WORK")" != "$applied" ]; then
+		echo unexported
+	elif [ "$fingerprint" = "$(series_fingerprint "$2")" ]; then
+		echo current
+	else
+		echo stale
+	fi
+}
 
 # git_import DIR MESSAGE: make the unpacked source in DIR a git repository
 # of one commit, with a fixed identity and date, so that its commit id
