@@ -18,7 +18,7 @@
 #                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
 #   make rootfs     the Debian arm64 guest with a shell and a full perf
-#                   (build/guest/<tree>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
+#                   (build/guest/<name>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu-10.2.2/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
 #   make test-safety  make clean, export/apply and the v6.16 check on
@@ -29,6 +29,10 @@
 # BASE=7.3 (default), 6.12.y or 6.1.y (the stable fixes only)  which Debian base tree
 # KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
 # SERIES=7.3|v6.16|6.12.y|6.1.y    override the series folder
+# A base has one name, its series folder's (<name> above: 7.3, 6.12.y,
+# 6.1.y; with KSRC the folder of the kernel version at BASE, e.g. v6.16):
+# series/<name>, build/linux-<name> (KSRC: build/wt-<name>),
+# build/images/<name>-Image, build/guest/<name>, ... (scripts/lib.sh: NAME)
 
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
@@ -49,8 +53,8 @@ apply: base
 build: apply
 	@scripts/build.sh work
 
-# The Images alone, for a tree already applied: build/images/<series>-Image
-# (branch work) and build/images/<series>-base-Image (the base).
+# The Images alone, for a tree already applied: build/images/<name>-Image
+# (branch work) and build/images/<name>-base-Image (the base).
 image:
 	@scripts/build.sh work
 

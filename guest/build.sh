@@ -11,9 +11,9 @@
 #   build/guest/tests/perf-spe-cap        guest/tests/perf-spe-cap
 #   build/guest/tests/perf-spe-record     guest/tests/perf-spe-record
 #   build/guest/tests/spe-pad-overflow    guest/tests/spe-pad-overflow
-#   build/guest/<tree>/tests/arm_spe_buffer  the tree's kselftest
+#   build/guest/<name>/tests/arm_spe_buffer  the tree's kselftest
 #                                         (guest/kselftest-build.sh)
-#   build/guest/<tree>/bin/perf           the tree's perf tool
+#   build/guest/<name>/bin/perf           the tree's perf tool
 #                                         (guest/perf-build.sh)
 # "init" builds only the first, "tests" only the next three (neither needs a
 # kernel tree).  A tree that is not on branch WORK, or has no kselftest
@@ -59,10 +59,9 @@ fi
 [ "$what" = all ] || exit 0
 
 t=$(work_ktree)
-tb=$(basename "$t")
 "$here/kselftest-build.sh" "$t"
 "$here/perf-build.sh" "$t"
-mkdir -p "$out/$tb/tests" "$out/$tb/bin"
-ln -f "$BUILD/kselftest-$tb/arm_spe_buffer" "$out/$tb/tests/arm_spe_buffer"
-ln -f "$BUILD/perf-$tb/perf" "$out/$tb/bin/perf"
-note "guest binaries for $tb ($(git -C "$t" describe --always HEAD)): $out"
+mkdir -p "$out/$NAME/tests" "$out/$NAME/bin"
+ln -f "$BUILD/kselftest-$NAME/arm_spe_buffer" "$out/$NAME/tests/arm_spe_buffer"
+ln -f "$BUILD/perf-$NAME/perf" "$out/$NAME/bin/perf"
+note "guest binaries for $NAME ($(git -C "$t" describe --always HEAD)): $out/$NAME"

@@ -13,7 +13,7 @@
 # Output: build/kselftest-<tree name>/arm_spe_buffer and
 # build/kselftest-<tree name>/perf_events/ (the programs of TEST_GEN_PROGS,
 # listed in its file "tests").  The headers are exported with O= under
-# build/kselftest-hdr/<tree name>, so the tree itself stays clean.
+# build/kselftest-hdr/NAME (the base's name, scripts/lib.sh), so the tree itself stays clean.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
@@ -24,8 +24,8 @@ dir=$tree/tools/testing/selftests/perf_events
 src=$dir/$test.c
 [ -f "$src" ] || die "$src: missing (is the kselftest patch applied?)"
 
-hdr=$BUILD/kselftest-hdr/$(basename "$tree")
-out=$BUILD/kselftest-$(basename "$tree")
+hdr=$BUILD/kselftest-hdr/$NAME
+out=$BUILD/kselftest-$NAME
 mkdir -p "$hdr" "$out/perf_events"
 
 make -s -C "$tree" O="$hdr" ARCH=arm64 headers

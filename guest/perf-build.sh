@@ -7,8 +7,8 @@
 #
 #   guest/perf-build.sh [--sysroot DIR] [TREE [NAME]]
 #
-# TREE defaults to build/linux (whatever it has checked out); NAME defaults
-# to the tree's directory name.  A second run with nothing changed only
+# TREE defaults to the base's tree (scripts/lib.sh: ktree), whatever it has
+# checked out; NAME to the base's name (lib.sh: NAME).  A second run with nothing changed only
 # re-runs make's up-to-date checks.
 #
 # Static (default): output in build/perf-NAME/, the binary is
@@ -36,8 +36,8 @@ if [ "${1:-}" = --sysroot ]; then
 	sysroot=$(cd "${2:-}" && pwd) || die "no sysroot ${2:-}"
 	shift 2
 fi
-tree=$(cd "${1:-$BUILD/linux}" && pwd) || die "no kernel tree ${1:-}"
-name=${2:-$(basename "$tree")}
+tree=$(cd "${1:-$(ktree)}" && pwd) || die "no kernel tree ${1:-}"
+name=${2:-$NAME}
 out=$BUILD/perf-$name
 [ -z "$sysroot" ] || out=$out-full
 jobs=$JOBS

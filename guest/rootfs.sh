@@ -8,13 +8,13 @@
 #
 #   guest/rootfs.sh
 #
-# Output in build/guest/ (<tree>: the tree's folder name, e.g. linux-7.3):
-#   <tree>/rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
-#   <tree>/rootfs-bookworm/          the tree it was packed from
-#   <tree>/rootfs-bookworm.packages  its packages, with versions
+# Output in build/guest/ (NAME: the base's name, scripts/lib.sh, e.g. 7.3):
+#   NAME/rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
+#   NAME/rootfs-bookworm/          the tree it was packed from
+#   NAME/rootfs-bookworm.packages  its packages, with versions
 #   sysroot-bookworm/                the same packages and their -dev
 #                                    packages, which perf is built against
-# and build/perf-<tree>-full/ (guest/perf-build.sh --sysroot).
+# and build/perf-NAME-full/ (guest/perf-build.sh --sysroot).
 #
 # Packages: config/rootfs-packages, dependencies resolved by apt-get with
 # a private arm64-only configuration under build/apt-arm64 (the bookworm
@@ -87,10 +87,9 @@ unpack() {
 }
 
 t=$(work_ktree)
-tb=$(basename "$t")
-root=$out/$tb/rootfs-$suite
+root=$out/$NAME/rootfs-$suite
 img=$root.cpio.gz
-mkdir -p "$out/$tb"
+mkdir -p "$out/$NAME"
 
 aapt_update
 mapfile -t run_pkgs < <(grep -v '^[[:space:]]*\(#\|$\|dev:\)' "$list")
@@ -167,15 +166,15 @@ echo "$runtime" >"$root.packages"
 	mkdir -p root tmp run proc sys dev tests
 	chmod 1777 tmp
 )
-cp -a "$BUILD/perf-$tb-full/install/." "$root/"
+cp -a "$BUILD/perf-$NAME-full/install/." "$root/"
 "${CROSS_COMPILE}strip" "$root/usr/bin/perf"
 install -m 0755 "$BUILD/guest/tests/perf-spe-cap" "$BUILD/guest/tests/perf-spe-record" \
-	"$BUILD/kselftest-$tb/arm_spe_buffer" "$root/tests/"
+	"$BUILD/kselftest-$NAME/arm_spe_buffer" "$root/tests/"
 mkdir -p "$root/tests/perf_events"
 while read -r p; do
-	install -m 0755 "$BUILD/kselftest-$tb/perf_events/$p" "$root/tests/perf_events/"
-done <"$BUILD/kselftest-$tb/perf_events/tests"
-cp "$BUILD/kselftest-$tb/perf_events/tests" "$root/tests/perf_events/"
+	install -m 0755 "$BUILD/kselftest-$NAME/perf_events/$p" "$root/tests/perf_events/"
+done <"$BUILD/kselftest-$NAME/perf_events/tests"
+cp "$BUILD/kselftest-$NAME/perf_events/tests" "$root/tests/perf_events/"
 install -m 0755 "$ROOT/guest/upstream-tests" "$ROOT/guest/soak-loop" "$root/tests/"
 install -m 0755 "$ROOT/guest/rootfs-init" "$root/init"
 

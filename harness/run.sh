@@ -7,7 +7,7 @@
 # Prints one "RESULT pass|fail|skip <name>" line per test on stdout.
 #
 # WORK and BASE_TAG name the two revisions (scripts/lib.sh: work and
-# base, or spe-vm/work and spe-vm/base in a tree of the user's own); both
+# base, or spe-vm/<name>/work and spe-vm/<name>/base in a tree of the user's own); both
 # are required.  A missing variable or revision is a failure, never a
 # skip: the stage would otherwise prove nothing.  RESULT names carry the
 # last component of the revision (harness/work/..., harness/base/...);

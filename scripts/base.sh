@@ -10,7 +10,14 @@ set -euo pipefail
 
 t=$(ktree)
 if [ -d "$t/.git" ] || [ -f "$t/.git" ]; then
-	git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null && exit 0
+	if have=$(git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}"); then
+		# A worktree of the user's tree is named for the base's name
+		# (lib.sh: NAME), which two revisions can share.
+		if [ -n "${KSRC:-}" ] && [ "$(git -C "$KSRC" rev-parse -q --verify "${BASE:-HEAD}^{commit}")" != "$have" ]; then
+			die "$t is the worktree of $have, not of BASE=${BASE:-HEAD}; remove it first (git -C $KSRC worktree remove $t)"
+		fi
+		exit 0
+	fi
 fi
 mkdir -p "$BUILD"
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the arm64 Image of the patched or the unpatched tree with the
 # boot-test configuration (config/qemu.config):
-#   scripts/build.sh [work]   branch work: build/images/<series>-Image
-#   scripts/build.sh base     the base:    build/images/<series>-base-Image
+#   scripts/build.sh [work]   branch work: build/images/<name>-Image
+#   scripts/build.sh base     the base:    build/images/<name>-base-Image
 # The only producer of build/images/.  Each of the two has its own
 # checkout and object directory (lib.sh: checkout, kout).  When the
 # checkout is clean and its commit, configuration and compiler are those
@@ -14,7 +14,6 @@ set -euo pipefail
 
 which=${1:-work}
 t=$(ktree)
-name=$(basename "$(series_dir "$t")")
 case "$which" in
 work)
 	git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null ||
@@ -50,4 +49,4 @@ cp "$o/arch/arm64/boot/Image" "$img.tmp"
 mv "$img.tmp" "$img"
 # Only a build of committed sources may be reused.
 [ $was_clean = yes ] && clean && echo "$key" >"$stamp"
-note "$which kernel ($(git -C "$w" describe --always HEAD), series/$name): $img"
+note "$which kernel ($(git -C "$w" describe --always HEAD), series/$NAME): $img"

@@ -8,26 +8,26 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree_names
+t=$(ktree)
 
 image=$(need_image work)
 "$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
 
 g=$BUILD/guest
 "$ROOT/scripts/boot.sh" --qemu debian --kunit \
-	--test "$g/$tb/tests/arm_spe_buffer" --test "$g/tests/perf-spe-cap" \
-	--file "$g/$tb/bin/perf:/bin/perf" "qemu-$name" "$image"
+	--test "$g/$NAME/tests/arm_spe_buffer" --test "$g/tests/perf-spe-cap" \
+	--file "$g/$NAME/bin/perf:/bin/perf" "qemu-$NAME" "$image"
 
 # The series' KUnit suite must have run: a boot without it (KUnit off, the
 # suite not built) would pass on the other results alone.  The control:
 # the same console with the suite's lines taken out must fail the check.
-out=$BUILD/boot/qemu-$name
+out=$BUILD/boot/qemu-$NAME
 suite='^RESULT pass kunit/arm_spe_pmu\.'
 n=$(grep -c "$suite" "$out/results" || true)
 if [ "$n" -gt 0 ]; then
-	result pass "boot/qemu-$name: the series' KUnit suite arm_spe_pmu ran ($n results)"
+	result pass "boot/qemu-$NAME: the series' KUnit suite arm_spe_pmu ran ($n results)"
 else
-	result fail "boot/qemu-$name: no result of the series' KUnit suite arm_spe_pmu (see $out/console.txt)"
+	result fail "boot/qemu-$NAME: no result of the series' KUnit suite arm_spe_pmu (see $out/console.txt)"
 fi
 # (from KUnit's "KTAP version 1" to the suite's own top-level result: the
 # console of a boot with KUnit off)
@@ -36,7 +36,7 @@ awk '/^KTAP version 1$/ && !done { skip = 1 } !skip { print }
 	"$out/console.txt" >"$out/control-console.txt"
 python3 "$ROOT/scripts/ktap.py" --console --kunit "$out/control-console.txt" >"$out/control-results" || true
 if grep -q "$suite" "$out/control-results"; then
-	result fail "boot/qemu-$name: control: the console without the suite still counts arm_spe_pmu results"
+	result fail "boot/qemu-$NAME: control: the console without the suite still counts arm_spe_pmu results"
 else
-	result pass "boot/qemu-$name: control: the console without the suite is caught"
+	result pass "boot/qemu-$NAME: control: the console without the suite is caught"
 fi

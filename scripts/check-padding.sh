@@ -14,7 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree_names
+t=$(ktree)
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
@@ -26,19 +26,19 @@ SPE=x-spe-mode=bare,x-spe-align=1
 OOPS='Unable to handle kernel paging request|Internal error: Oops'
 
 # boot WHICH IMAGE: run the reproducer alone; the console is
-# build/boot/padding-<tree>-WHICH/console.txt
+# build/boot/padding-NAME-WHICH/console.txt
 boot() {
 	"$ROOT/scripts/boot.sh" --qemu spe --spe "$SPE" --append oops=panic \
-		--timeout 180 --tag "padding/$name-$1" --test "$repro" \
-		"padding-$name-$1" "$2"
+		--timeout 180 --tag "padding/$NAME-$1" --test "$repro" \
+		"padding-$NAME-$1" "$2"
 }
 
 out=$(boot base "$base") || true
-c=$BUILD/boot/padding-$name-base/console.txt
+c=$BUILD/boot/padding-$NAME-base/console.txt
 echo "$out" | grep -v '^RESULT ' || true
-echo "---- $name base: the oops"
+echo "---- $NAME base: the oops"
 grep -E "$OOPS|^ *(pc|lr) :|^Call trace:|^ +[a-z_0-9.]+\+0x" "$c" | head -n 20 || true
-tag="padding/$name-base: unpatched kernel"
+tag="padding/$NAME-base: unpatched kernel"
 if ! grep -q '^# step 4: ENABLE' "$c"; then
 	result fail "$tag: the reproducer did not reach step 4 (see $c)"
 elif grep -q '^# step 4: survived' "$c"; then
@@ -52,13 +52,13 @@ else
 fi
 
 out=$(boot patched "$image") || true
-c=$BUILD/boot/padding-$name-patched/console.txt
+c=$BUILD/boot/padding-$NAME-patched/console.txt
 echo "$out"
 # boot.sh has turned the reproducer's TAP into RESULT lines (above); it
 # has five tests, and none may be missing or skipped here.
-n=$(grep -c "^RESULT pass padding/$name-patched:spe-pad-overflow/" <<<"$out" || true)
+n=$(grep -c "^RESULT pass padding/$NAME-patched:spe-pad-overflow/" <<<"$out" || true)
 if grep -Eq "$OOPS|Kernel panic" "$c" 2>/dev/null; then
-	result fail "padding/$name-patched: the patched kernel oopsed (see $c)"
+	result fail "padding/$NAME-patched: the patched kernel oopsed (see $c)"
 elif [ "$n" != 5 ]; then
-	result fail "padding/$name-patched: $n of the reproducer's 5 tests passed (see $c)"
+	result fail "padding/$NAME-patched: $n of the reproducer's 5 tests passed (see $c)"
 fi

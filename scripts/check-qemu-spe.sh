@@ -13,7 +13,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree_names
+t=$(ktree)
 
 image=$(need_image work)
 base=$(need_image base)
@@ -22,11 +22,11 @@ base=$(need_image base)
 g=$BUILD/guest
 
 for cfg in "den0154-1M:x-spe-mode=den0154,x-spe-max-buff-size=1M" "bare:x-spe-mode=bare"; do
-	run=qemu-spe-$name-${cfg%%:*}
-	tag=$name-spe-${cfg%%:*}
+	run=qemu-spe-$NAME-${cfg%%:*}
+	tag=$NAME-spe-${cfg%%:*}
 	"$ROOT/scripts/boot.sh" --qemu spe --spe "${cfg#*:}" --tag "$tag" \
-		--test "$g/$tb/tests/arm_spe_buffer" --test "$g/tests/perf-spe-record" \
-		--file "$g/$tb/bin/perf:/bin/perf" "$run" "$image"
+		--test "$g/$NAME/tests/arm_spe_buffer" --test "$g/tests/perf-spe-record" \
+		--file "$g/$NAME/bin/perf:/bin/perf" "$run" "$image"
 	# Where the guest ran its Discard mode record, the emulated unit
 	# must have discarded records (the guest alone cannot tell that SPE
 	# was enabled at all).
@@ -46,8 +46,8 @@ done
 # storm WHICH EXPECT IMAGE: boot IMAGE under DEN0154 with init's check
 storm() {
 	local which=$1 expect=$2 img=$3 run tag serviced records
-	run=qemu-spe-$name-$which-den0154-storm
-	tag=storm/$name-$which-den0154-$([ "$expect" = expect ] && echo caught || echo clean)
+	run=qemu-spe-$NAME-$which-den0154-storm
+	tag=storm/$NAME-$which-den0154-$([ "$expect" = expect ] && echo caught || echo clean)
 	"$ROOT/scripts/boot.sh" --qemu spe --spe x-spe-mode=den0154 --machine virt,gic-version=3 \
 		--mem 512M --timeout 90 --storm "$expect" --tag "$tag" "$run" "$img"
 	serviced=$(qemu_counter "$BUILD/boot/$run/qemu.stderr" stopped_reads)

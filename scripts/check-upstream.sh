@@ -34,7 +34,7 @@
 # takes about 10 minutes of boots per base, which a cold make check has
 # no room for (README: "What make check runs").
 #
-# Logs: build/upstream/<series>-<run>/ (console.txt, trace.log, results).
+# Logs: build/upstream/<name>-<run>/ (console.txt, trace.log, results).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -45,7 +45,7 @@ case "${1:-}" in
 *) die "usage: $0 [--all]" ;;
 esac
 
-tree_names
+t=$(ktree)
 image=$(need_image work)
 [ -z "$all" ] || base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
@@ -62,15 +62,15 @@ sigtrap=(--skip kselftest:sigtrap_threads "fails with SPE off too on this QEMU (
 # counts.  The unpatched control gets no rerun.
 retry=(--retry kselftest:remove_on_exec "exec_stress lost a child in one run: its PERF_TYPE_HARDWARE event, not SPE")
 
-# run NAME IMAGE MODE LIMIT ICOUNT ARGS...: the upstream tests in one
+# run RUN IMAGE MODE LIMIT ICOUNT ARGS...: the upstream tests in one
 # boot, with ARGS for upstream-tests; its RESULT lines (from ktap.py) in
-# build/upstream/<series>-NAME/results.  The boot is stopped after
+# build/upstream/<name>-RUN/results.  The boot is stopped after
 # $timeout seconds.
 timeout=1500
 run() {
 	local n=$1 img=$2 mode=$3 limit=$4 icount=$5 out rc=0
 	shift 5
-	out=$BUILD/upstream/$name-$n
+	out=$BUILD/upstream/$NAME-$n
 	rm -rf "$out"
 	mkdir -p "$out"
 	note "$n: $(basename "$img"), $mode${limit:+, limit $limit}"
@@ -78,7 +78,7 @@ run() {
 		${icount:+--icount "$icount"} --timeout "$timeout" --out "$out" -- /tests/upstream-tests "$(printf ' %q' "$@")" \
 		>"$out/output.txt" || rc=$?
 	echo "$n: guest exit status $rc"
-	python3 "$ROOT/scripts/ktap.py" --console --tag "$name-$n" "$out/console.txt" >"$out/results"
+	python3 "$ROOT/scripts/ktap.py" --console --tag "$NAME-$n" "$out/console.txt" >"$out/results"
 }
 
 modes=den0154:1M
@@ -92,7 +92,7 @@ for m in $modes; do
 	else
 		run "$n" "$image" "$mode" "$limit" 0 --user "$fork" "${sigtrap[@]}" "${retry[@]}"
 	fi
-	cat "$BUILD/upstream/$name-$n/results"
+	cat "$BUILD/upstream/$NAME-$n/results"
 done
 [ -n "$all" ] || exit 0
 
@@ -103,25 +103,25 @@ done
 n="base-den0154-1M"
 timeout=180
 run "$n" "$base" den0154 1M 0 --user "$fork" "${sigtrap[@]}"
-out=$BUILD/upstream/$name-$n
+out=$BUILD/upstream/$NAME-$n
 stopped=$(qemu_counter "$out/trace.log" stopped_reads)
 failed=$(grep -ac '^not ok [0-9]' "$out/console.txt" || true)
 echo "host: base kernel: stopped-PMBSR reads $stopped+, $failed tests said not ok"
 sed 's/^RESULT /  base: /' "$out/results"
 if [ "$stopped" -ge "$STORM_READS" ] || [ "$failed" -gt 0 ]; then
-	result pass "$name-$n: the unpatched kernel storms ($stopped+ reads of a stopped PMBSR_EL1) or fails ($failed tests not ok)"
+	result pass "$NAME-$n: the unpatched kernel storms ($stopped+ reads of a stopped PMBSR_EL1) or fails ($failed tests not ok)"
 else
-	result fail "$name-$n: the unpatched kernel neither storms ($stopped+ reads of a stopped PMBSR_EL1) nor fails a test"
+	result fail "$NAME-$n: the unpatched kernel neither storms ($stopped+ reads of a stopped PMBSR_EL1) nor fails a test"
 fi
 
 # The control that the sigtrap_threads skip stands on
 n="sigtrap-spe-off"
 timeout=900
 run "$n" "$image" off "" "" --only kselftest:sigtrap_threads
-out=$BUILD/upstream/$name-$n
+out=$BUILD/upstream/$NAME-$n
 sed 's/^RESULT /  spe off: /' "$out/results"
 if grep -aq '^not ok [0-9]' "$out/console.txt"; then
-	result pass "$name-$n: sigtrap_threads fails with SPE off too, so it is not an SPE result"
+	result pass "$NAME-$n: sigtrap_threads fails with SPE off too, so it is not an SPE result"
 else
-	result fail "$name-$n: sigtrap_threads does not fail with SPE off: run it in the SPE boots"
+	result fail "$NAME-$n: sigtrap_threads does not fail with SPE off: run it in the SPE boots"
 fi

@@ -46,7 +46,7 @@ set -euo pipefail
 icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
 run=$BUILD/guest-run
 qemu=$QEMU_DIR/qemu-system-aarch64
-rootfs=$BUILD/guest/$(basename "$(ktree)")/rootfs-bookworm.cpio.gz
+rootfs=$BUILD/guest/$NAME/rootfs-bookworm.cpio.gz
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift 2 ;;
@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option $1 (scripts/guest.sh [options] [-- CMD ARGS...])" ;;
 	esac
 done
-image=${image:-$BUILD/images/$BASE-Image}
+image=${image:-$(image_path work)}
 [ -f "$image" ] || die "no Image at $image (make image)"
 [ -x "$qemu" ] || die "no QEMU at $qemu (make qemu)"
 [ -f "$rootfs" ] || die "no rootfs at $rootfs (make rootfs)"

@@ -154,6 +154,48 @@ base_deb() {
 	echo "$deb"
 }
 
+# The base's one name, NAME: the name of its series folder (7.3, 6.12.y,
+# 6.1.y, v6.16), and of everything the scripts make of it:
+#   series/NAME                  its patches
+#   build/linux-NAME             the tree (a Debian base); with KSRC,
+#                                build/wt-NAME, a worktree of the user's tree
+#   build/linux-NAME-base, -steps  its other checkouts (checkout below)
+#   build/images/NAME-Image, NAME-base-Image  the Images (scripts/build.sh)
+#   build/harness-NAME, build/guest/NAME, build/kselftest-NAME,
+#   build/perf-NAME, build/boot/*-NAME*, build/upstream/NAME-*
+# A Debian BASE is its own name.  A tree of the user's (KSRC, at revision
+# BASE) or a tree given as it is (KTREE) takes the name of the folder for
+# its kernel version.  SERIES=<folder> applies another folder to the base
+# tree, and what is made of it is named for that folder (the tree of a
+# Debian base stays build/linux-BASE).
+# name_of_version VERSION PATCHLEVEL: the folder for that kernel.
+name_of_version() {
+	case "$1.$2" in
+	6.12) echo 6.12.y ;;
+	6.1) echo 6.1.y ;;
+	6.16) echo v6.16 ;;
+	*) echo "$DEFAULT_BASE" ;;
+	esac
+}
+# name_of_makefile: the folder for the kernel whose top Makefile is on stdin.
+name_of_makefile() {
+	local v
+	v=$(awk '$1 == "VERSION" && $2 == "=" { v = $3 }
+		 $1 == "PATCHLEVEL" && $2 == "=" { p = $3 }
+		 END { print v, p }')
+	# shellcheck disable=SC2086 # two words: VERSION PATCHLEVEL
+	name_of_version $v
+}
+if [ -n "${SERIES:-}" ]; then
+	NAME=$SERIES
+elif [ -n "${KTREE:-}" ]; then
+	NAME=$({ name_of_makefile <"$KTREE/Makefile"; } 2>/dev/null || name_of_version)
+elif [ -n "${KSRC:-}" ]; then
+	NAME=$(git -C "$KSRC" show "${BASE:-HEAD}:Makefile" 2>/dev/null | name_of_makefile)
+else
+	NAME=$BASE
+fi
+
 # Where the kernel tree lives: our own import of the base's Debian
 # package, or a worktree of the user's tree (KSRC) at BASE, or KTREE used
 # as it is (with BASE_TAG and WORK naming its refs).
@@ -161,7 +203,7 @@ ktree() {
 	if [ -n "${KTREE:-}" ]; then
 		echo "$KTREE"
 	elif [ -n "${KSRC:-}" ]; then
-		echo "$BUILD/wt-$(echo "${BASE:-HEAD}" | tr '/' '_')"
+		echo "$BUILD/wt-$NAME"
 	else
 		echo "$BUILD/linux-$BASE"
 	fi
@@ -179,22 +221,8 @@ work_ktree() {
 	echo "$t"
 }
 
-# The series folder that matches the tree's version.  SERIES=<folder>
-# overrides.
-series_dir() {
-	local t=${1:-$(ktree)} v
-	if [ -n "${SERIES:-}" ]; then
-		echo "$ROOT/series/$SERIES"
-		return
-	fi
-	v=$(make -s -C "$t" kernelversion 2>/dev/null)
-	case "$v" in
-	6.12.*) echo "$ROOT/series/6.12.y" ;;
-	6.1.*) echo "$ROOT/series/6.1.y" ;;
-	6.16*) echo "$ROOT/series/v6.16" ;;
-	*) echo "$ROOT/series/7.3" ;;
-	esac
-}
+# The series folder: series/NAME.
+series_dir() { echo "$ROOT/series/$NAME"; }
 
 # Patches of a series folder, in the order of its series file.
 series_patches() {
@@ -293,8 +321,8 @@ am_series() {
 # tree of the user's own (KSRC) they carry a prefix, not to clash with
 # the user's refs.
 if [ -n "${KSRC:-}" ]; then
-	BASE_TAG=${BASE_TAG:-spe-vm/base}
-	WORK=${WORK:-spe-vm/work}
+	BASE_TAG=${BASE_TAG:-spe-vm/$NAME/base}
+	WORK=${WORK:-spe-vm/$NAME/work}
 else
 	BASE_TAG=${BASE_TAG:-base}
 	WORK=${WORK:-work}
@@ -327,29 +355,18 @@ checkout() {
 kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
 
 # harness_env: what harness/ takes from the environment: the tree, its two
-# revisions and an output folder per series.
+# revisions and an output folder per base.
 harness_env() {
 	TREE=$(ktree)
-	O=$BUILD/harness-$(basename "$(series_dir "$TREE")")
+	O=$BUILD/harness-$NAME
 	export TREE O WORK BASE_TAG
-}
-
-# tree_names: t, the patched tree; name, its series folder's name (which
-# names its Images and boots); tb, the tree's own folder name (which names
-# its guest binaries).
-tree_names() {
-	t=$(ktree)
-	name=$(basename "$(series_dir "$t")")
-	tb=$(basename "$t")
 }
 
 # image_path work|base: where scripts/build.sh puts that Image.
 image_path() {
-	local n
-	n=$(basename "$(series_dir "$(ktree)")")
 	case "$1" in
-	work) echo "$BUILD/images/$n-Image" ;;
-	base) echo "$BUILD/images/$n-base-Image" ;;
+	work) echo "$BUILD/images/$NAME-Image" ;;
+	base) echo "$BUILD/images/$NAME-base-Image" ;;
 	*) die "image_path: work or base, not $1" ;;
 	esac
 }

@@ -177,7 +177,7 @@ standin_user_tree() {
 	tree "$S/build/linux-7.3"
 	tree "$u"
 	wt=$(cd "$S" && KSRC=$u BASE=v6.16 bash -c '. scripts/lib.sh && ktree')
-	g "$u" worktree add -q -b spe-vm/work "$wt" base
+	g "$u" worktree add -q -b spe-vm/v6.16/work "$wt" base
 	refs=$(git -C "$u" for-each-ref)
 	head=$(git -C "$wt" symbolic-ref HEAD)
 	(cd "$S" && V616_RUN=1 V616_FILES=$tmp/none scripts/check-v6.16.sh) >"$tmp/v616" 2>&1
