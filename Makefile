@@ -64,28 +64,28 @@ base-image:
 images: image base-image
 
 guest:
-	@guest/build.sh
+	@scripts/guest/build.sh
 
 rootfs:
-	@guest/rootfs.sh
+	@scripts/guest/rootfs.sh
 
 qemu:
 	@qemu/build.sh
 
 test-ktap:
-	@scripts/tests/ktap/run.sh
+	@checks/tests/ktap/run.sh
 
 test-safety:
-	@scripts/tests/safety/run.sh
+	@checks/tests/safety/run.sh
 
 check:
-	@scripts/check.sh
+	@checks/run.sh
 
 check-upstream:
-	@scripts/check.sh --upstream
+	@checks/run.sh --upstream
 
 check-stable:
-	@scripts/check.sh --stable
+	@checks/run.sh --stable
 
 soak:
 	@scripts/soak.sh $(SOAK_ARGS)

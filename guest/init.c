@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one static /init of every QEMU guest of the project (scripts/boot.sh
- * packs it with guest/initramfs.sh).  It mounts the pseudo filesystems,
+ * packs it with scripts/guest/initramfs.sh).  It mounts the pseudo filesystems,
  * runs every executable in /tests in name order, then, when asked, the
  * built-in SPE check, each between markers that the host's KTAP parser
  * (scripts/ktap.py) uses to keep the KTAP of each program apart from the

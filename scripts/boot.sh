@@ -25,7 +25,7 @@
 #   --timeout SECS     host-side limit for the whole boot (default 600)
 #   --tag TAG          prefix the programs' result names with TAG:
 #
-# Needs build/guest/init (guest/build.sh, "make guest").  Writes
+# Needs build/guest/init (scripts/guest/build.sh, "make guest").  Writes
 # build/boot/NAME/: initramfs.cpio.gz, console.txt, qemu.stderr (QEMU's
 # own messages, e.g. the emulated SPE's counters), tests/<program>.log,
 # kunit.log, results (the RESULT lines, also printed).
@@ -72,7 +72,7 @@ esac
 out=$BUILD/boot/$name
 rm -rf "$out"
 mkdir -p "$out/tests"
-"$ROOT/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${pack[@]}"
+"$ROOT/scripts/guest/initramfs.sh" "$out/initramfs.cpio.gz" "$BUILD/guest/init" "${pack[@]}"
 
 cmd=""
 [ $kunit = 1 ] || cmd="kunit.enable=0"

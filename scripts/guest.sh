@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot an Image on emulated SPE with the Debian guest of guest/rootfs.sh
+# Boot an Image on emulated SPE with the Debian guest of scripts/guest/rootfs.sh
 # ("make rootfs"): a shell on the console, or one command.
 #
 #   scripts/guest.sh [options]                  interactive shell

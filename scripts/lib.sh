@@ -41,7 +41,7 @@ note() { echo "== $*"; }
 DEFAULT_BASE=7.3
 DEBIAN_BASES="7.3 6.12.y"
 # Bases that take only the stable fixes (series/<name>/fixes), checked by
-# scripts/check-stable.sh (make check-stable), not by make check.
+# checks/run.sh --stable (make check-stable), not by make check.
 STABLE_BASES="6.1.y"
 base_pkg() {
 	case "$1" in
@@ -110,7 +110,7 @@ papt() {
 # of DIR: its sources.list, its own lists and cache, no preferences and
 # an empty dpkg status, so that nothing of the machine's own apt state is
 # read or changed.  --arch: that architecture only (the guest's arm64
-# packages).  The one apt wrapper of the project (papt, guest/rootfs.sh,
+# packages).  The one apt wrapper of the project (papt, scripts/guest/rootfs.sh,
 # qemu/build.sh).
 apt_in() {
 	local d=$1 arch=()
@@ -300,7 +300,7 @@ git_import() {
 
 # am_series TREE PATCH...: git am every patch but a cover letter, with a
 # fixed committer and the author's date, so that the same folder gives
-# the same commit ids everywhere (scripts/check-export.sh compares an
+# the same commit ids everywhere (checks/export.sh compares an
 # export of them with the folder byte for byte).  Stops at the first
 # patch that does not apply, leaving no am session behind.
 am_series() {
@@ -334,7 +334,7 @@ fi
 #   $(ktree)        branch WORK, the series applied (the tree a developer
 #                   edits and exports from)
 #   $(ktree)-base   BASE_TAG, the unpatched base (negative controls)
-#   $(ktree)-steps  moved patch by patch by check-series.sh
+#   $(ktree)-steps  moved patch by patch by checks/series.sh
 # checkout NAME REV: the path of checkout NAME (base or steps), created on
 # first use, detached at REV.
 checkout() {
@@ -382,11 +382,12 @@ need_image() {
 }
 
 # tool_key SCRIPT...: what a kept result depends on besides its own
-# inputs: the scripts that made it (names relative to scripts/; lib.sh
-# always), the kernel configuration fragment and the tools' versions.
+# inputs: the scripts that made it (paths relative to the project's root;
+# scripts/lib.sh always), the kernel configuration fragment and the
+# tools' versions.
 tool_key() {
 	local s
-	(for s in lib.sh "$@"; do cat "$ROOT/scripts/$s"; done
+	(for s in scripts/lib.sh "$@"; do cat "$ROOT/$s"; done
 	 cat "$ROOT/config/qemu.config"
 	 "${CROSS_COMPILE}gcc" --version | head -n1
 	 sparse --version 2>/dev/null || true) | sha1sum | cut -c1-16
@@ -445,7 +446,7 @@ guest_qemu() {
 # pack_cpio DIR OUT: DIR as a gzipped newc archive OUT (written whole or
 # not at all), files in name order and owned by root, so that the same
 # tree always packs to the same bytes.  The one packer of the guests'
-# archives (guest/initramfs.sh, guest/rootfs.sh, scripts/guest.sh).
+# archives (scripts/guest/initramfs.sh, scripts/guest/rootfs.sh, scripts/guest.sh).
 pack_cpio() {
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1 -n) >"$2.tmp" &&
 		mv "$2.tmp" "$2"

@@ -5,13 +5,13 @@
 # consoles (ktap.py --console --kunit --tag T), the others one KTAP/TAP
 # document (ktap.py --prefix t).
 #
-#   scripts/tests/ktap/run.sh [KTAP_PY]
+#   checks/tests/ktap/run.sh [KTAP_PY]
 #
 # Prints "RESULT pass|fail ktap-parser/CASE"; exit status 1 when any
 # case failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-ktap=${1:-$here/../../ktap.py}
+ktap=${1:-$here/../../../scripts/ktap.py}
 rc=0 n=0
 for log in "$here"/*.log; do
 	c=$(basename "$log" .log)

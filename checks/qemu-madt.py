@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print what the virt board's ACPI MADT says of SPE, for one -cpu.
 
-    qemu-madt.py QEMU CPU [MACHINE]
+    checks/qemu-madt.py QEMU CPU [MACHINE]
 
 Starts QEMU stopped (-S, 2 CPUs) with the qtest protocol on stdio, reads the ACPI
 tables QEMU gives the firmware ("etc/acpi/tables" through the virt

@@ -9,7 +9,7 @@
 # revisions, the harness and the compilers: with those unchanged it is
 # not run again (lib.sh: cached).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 harness_env
 key=$( (for r in "$WORK" "$BASE_TAG"; do
 		git -C "$TREE" rev-parse "$r:drivers/perf" "$r:arch/arm64/tools" \

@@ -9,7 +9,7 @@
 # goes through the same stages; with KSRC, only that tree.
 #
 # --upstream (make check-upstream): only the tree's own tests, in every
-# mode with their controls (scripts/check-upstream.sh --all), on every
+# mode with their controls (checks/upstream.sh --all), on every
 # base; make check runs them under DEN0154 on the first base only.
 #
 # --stable (make check-stable): the bases that take only the stable
@@ -21,7 +21,7 @@ set -uo pipefail
 # make check BASE=<name> checks that base alone (as CHECK_BASES=<name>);
 # without either, every base.  lib.sh gives BASE a default: look first.
 user_base=${BASE:-}
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 if [ -n "$user_base" ] && [ -z "${KSRC:-}" ] && [ -z "${CHECK_BASES:-}" ]; then
 	CHECK_BASES=$user_base
 fi
@@ -80,14 +80,14 @@ skip_stage() {
 	echo "RESULT skip stage $1: $2" | tee -a "$log" | sed 's/^RESULT /   /'
 }
 
-summary() { "$ROOT/scripts/summary.sh" "$log" | tee "$BUILD/summary$suffix.txt"; }
+summary() { "$ROOT/checks/summary.sh" "$log" | tee "$BUILD/summary$suffix.txt"; }
 
 # The stages of one tree, in order, each one script; BASE (and KSRC) are
 # already in the environment.  A stage gets what it needs from the
 # scripts that build it (scripts/build.sh for the Images, qemu/build.sh,
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
-# Each stage NAME is scripts/NAME.sh (base, apply) or scripts/check-NAME.sh.
+# Each stage NAME is scripts/NAME.sh (base, apply) or checks/NAME.sh.
 STAGES="base apply debian export series harness fuzz mutate boot qemu-spe padding upstream"
 if [ -n "$upstream_all" ]; then
 	STAGES="base apply upstream"
@@ -112,8 +112,8 @@ check_tree() {
 				continue
 			fi ;;
 		esac
-		f=$ROOT/scripts/check-$s.sh
-		[ -f "$f" ] || f=$ROOT/scripts/$s.sh
+		f=$ROOT/checks/$s.sh
+		case "$s" in base | apply) f=$ROOT/scripts/$s.sh ;; esac
 		stage "$p$s" "$f" "${a[@]}" && continue
 		case "$s" in base | apply) return 1 ;; esac
 	done
@@ -124,14 +124,14 @@ stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # that could lose a user's work (on throwaway trees), the emulated SPE's
 # own test (no kernel) and the linters on the project's own code.
 if [ -z "$upstream_all$stable" ]; then
-	stage ktap-parser "$ROOT/scripts/tests/ktap/run.sh"
-	stage safety "$ROOT/scripts/tests/safety/run.sh"
-	stage qemu-tcg "$ROOT/scripts/check-qemu-tcg.sh"
+	stage ktap-parser "$ROOT/checks/tests/ktap/run.sh"
+	stage safety "$ROOT/checks/tests/safety/run.sh"
+	stage qemu-tcg "$ROOT/checks/qemu-tcg.sh"
 	# its kernel checkpatch.pl is that of the first base checked
 	first=${CHECK_BASES:-$DEBIAN_BASES}
 	# shellcheck disable=SC2030 # BASE for this stage only
-	[ -n "${KSRC:-}" ] || (export BASE=${first%% *}; stage lint "$ROOT/scripts/check-lint.sh")
-	[ -z "${KSRC:-}" ] || stage lint "$ROOT/scripts/check-lint.sh"
+	[ -n "${KSRC:-}" ] || (export BASE=${first%% *}; stage lint "$ROOT/checks/lint.sh")
+	[ -z "${KSRC:-}" ] || stage lint "$ROOT/checks/lint.sh"
 fi
 if [ -n "$stable" ]; then
 	for b in ${CHECK_BASES:-$STABLE_BASES}; do
@@ -148,7 +148,7 @@ else
 	if [ -n "$upstream_all" ]; then
 		:
 	elif [[ " ${CHECK_BASES:-$DEBIAN_BASES} " = *" 7.3 "* ]]; then
-		stage v6.16 "$ROOT/scripts/check-v6.16.sh"
+		stage v6.16 "$ROOT/checks/v6.16.sh"
 	else
 		skip_stage v6.16 "its stand-in is made of the 7.3 tree, and 7.3 is not among the bases checked (${CHECK_BASES:-})"
 	fi

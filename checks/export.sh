@@ -5,7 +5,7 @@
 # hand.  Each fix posting (fixes/<name>/) must also apply alone, with
 # git am, onto the base: it goes to its own tree, without the others.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
 d=$(series_dir "$t")

@@ -12,14 +12,14 @@
 # oops=panic ends the boot at the oops (panic=-1 and -no-reboot: QEMU
 # exits), so the unpatched boot takes seconds, not the timeout.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/guest/build.sh" tests >&2 || die "guest/build.sh tests failed"
-"$ROOT/guest/build.sh" init >&2 || die "guest/build.sh init failed"
+"$ROOT/scripts/guest/build.sh" tests >&2 || die "scripts/guest/build.sh tests failed"
+"$ROOT/scripts/guest/build.sh" init >&2 || die "scripts/guest/build.sh init failed"
 repro=$BUILD/guest/tests/spe-pad-overflow
 SPE=x-spe-mode=bare,x-spe-align=1
 # What the kernel prints when the memset() hits the page after the buffer

@@ -6,6 +6,6 @@
 # (FUZZ_SECONDS; the corpus under build/ grows from run to run;
 # scripts/harness.sh fuzz-long for a campaign).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 harness_env
 exec "$ROOT/harness/fuzz/run-bounded.sh"

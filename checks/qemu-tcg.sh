@@ -12,7 +12,7 @@
 # ACPI MADT (the SPE overflow interrupt of every GICC).  No
 # kernel is involved.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
 src=$QEMU_DIR-git/tests/tcg
@@ -174,12 +174,12 @@ done
 # The virt board's ACPI MADT (what an ACPI guest's firmware gets): with
 # spe=on, revision 5 and, in every GICC (80 bytes), the SPE overflow
 # interrupt at offset 78 (ACPI 6.3) is INTID 21; without SPE, revision 4
-# and 0 there.  scripts/qemu-madt.py reads the tables through fw_cfg.
+# and 0 there.  checks/qemu-madt.py reads the tables through fw_cfg.
 for props in spe=on pmu=on; do
 	want="rev 5 gicc 2 len 80 spe 21,21"
 	[ $props = spe=on ] || want="rev 4 gicc 2 len 80 spe 0,0"
 	for m in virt virt,gic-version=3; do
-		got=$(timeout 60 python3 "$ROOT/scripts/qemu-madt.py" "$qemu" "max,$props" "$m" 2>&1) || true
+		got=$(timeout 60 python3 "$ROOT/checks/qemu-madt.py" "$qemu" "max,$props" "$m" 2>&1) || true
 		if [ "$got" = "$want" ]; then
 			result pass "qemu-acpi: -M $m -cpu max,$props: MADT $got"
 		else

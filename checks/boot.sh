@@ -4,14 +4,14 @@
 # runs at boot; the kselftest and the perf tool test run from the
 # initramfs (the kselftest skips: no SPE).
 # Needs: the patched Image (scripts/build.sh work) and the guest binaries
-# (guest/build.sh, "make guest"); both are made here when missing.
+# (scripts/guest/build.sh, "make guest"); both are made here when missing.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
 
 image=$(need_image work)
-"$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
+"$ROOT/scripts/guest/build.sh" >&2 || die "scripts/guest/build.sh failed"
 
 g=$BUILD/guest
 "$ROOT/scripts/boot.sh" --qemu debian --kunit \

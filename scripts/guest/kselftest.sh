@@ -3,19 +3,19 @@
 # Build the perf_events kselftests of a kernel tree for arm64, against that
 # tree's own uapi headers:
 #  - the SPE kselftest (arm_spe_buffer.c) as a static binary, for the small
-#    initramfs of guest/build.sh;
+#    initramfs of scripts/guest/build.sh;
 #  - every test of tools/testing/selftests/perf_events the official way
 #    (its Makefile and lib.mk, dynamically linked), for the Debian rootfs
-#    of guest/rootfs.sh.
+#    of scripts/guest/rootfs.sh.
 #
-#   guest/kselftest-build.sh <kernel tree>
+#   scripts/guest/kselftest.sh <kernel tree>
 #
 # Output: build/kselftest-<tree name>/arm_spe_buffer and
 # build/kselftest-<tree name>/perf_events/ (the programs of TEST_GEN_PROGS,
 # listed in its file "tests").  The headers are exported with O= under
 # build/kselftest-hdr/NAME (the base's name, scripts/lib.sh), so the tree itself stays clean.
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 <kernel tree>"
 tree=$(cd "$1" && pwd) || die "$1: no such directory"

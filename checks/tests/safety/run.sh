@@ -11,7 +11,7 @@
 #   standin-*    the v6.16 check never writes into a worktree of a tree of
 #                the user's own (make KSRC=... BASE=v6.16).
 #
-#   scripts/tests/safety/run.sh
+#   checks/tests/safety/run.sh
 #
 # Prints "RESULT pass|fail safety/CASE"; exit status 1 when any failed.
 # shellcheck disable=SC2317 # the cases are called through check()
@@ -34,13 +34,13 @@ check() {	# check CASE COMMAND...: the command's status is the verdict
 	fi
 }
 
-# A fresh sandbox S: the project's Makefile, scripts and config, and an
-# empty series folder "demo".
+# A fresh sandbox S: the project's Makefile, scripts, checks and config,
+# and an empty series folder "demo".
 sandbox() {
 	S=$tmp/sandbox
 	rm -rf "$S"
 	mkdir -p "$S/series/demo" "$S/build"
-	cp -r "$src/Makefile" "$src/scripts" "$src/config" "$S/"
+	cp -r "$src/Makefile" "$src/scripts" "$src/checks" "$src/config" "$S/"
 	cp -r "$src/series/v6.16" "$S/series/"
 }
 
@@ -176,11 +176,19 @@ standin_user_tree() {
 	sandbox
 	tree "$S/build/linux-7.3"
 	tree "$u"
+	# the user's v6.16: a Makefile of that version, tagged
+	printf 'VERSION = 6\nPATCHLEVEL = 16\nSUBLEVEL = 0\n' >"$u/Makefile"
+	g "$u" add Makefile
+	g "$u" commit -q -m "Linux 6.16"
+	g "$u" tag v6.16
 	wt=$(cd "$S" && KSRC=$u BASE=v6.16 bash -c '. scripts/lib.sh && ktree')
-	g "$u" worktree add -q -b spe-vm/v6.16/work "$wt" base
+	g "$u" worktree add -q -b spe-vm/v6.16/work "$wt" v6.16
 	refs=$(git -C "$u" for-each-ref)
 	head=$(git -C "$wt" symbolic-ref HEAD)
-	(cd "$S" && V616_RUN=1 V616_FILES=$tmp/none scripts/check-v6.16.sh) >"$tmp/v616" 2>&1
+	(cd "$S" && V616_RUN=1 V616_FILES=$tmp/none checks/v6.16.sh) >"$tmp/v616" 2>&1
+	# it ran (it fails: there are no v6.16 files), or it proves nothing
+	grep -q '^RESULT ' "$tmp/v616" ||
+		{ echo "the v6.16 check did not run:"; tail -n 5 "$tmp/v616"; return 1; }
 	[ "$(git -C "$u" for-each-ref)" = "$refs" ] ||
 		{ echo "the user's refs changed:"; git -C "$u" for-each-ref; return 1; }
 	[ "$(git -C "$wt" symbolic-ref -q HEAD)" = "$head" ] ||

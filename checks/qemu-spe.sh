@@ -8,17 +8,17 @@
 #    patched kernel is not (init's built-in check; QEMU counts the
 #    handler's passes).
 # Needs: both Images (scripts/build.sh work, scripts/build.sh base), our
-# QEMU (qemu/build.sh) and the guest binaries (guest/build.sh); each is
+# QEMU (qemu/build.sh) and the guest binaries (scripts/guest/build.sh); each is
 # made here when missing.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
 
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/guest/build.sh" >&2 || die "guest/build.sh failed"
+"$ROOT/scripts/guest/build.sh" >&2 || die "scripts/guest/build.sh failed"
 g=$BUILD/guest
 
 for cfg in "den0154-1M:x-spe-mode=den0154,x-spe-max-buff-size=1M" "bare:x-spe-mode=bare"; do

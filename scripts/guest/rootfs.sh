@@ -6,7 +6,7 @@
 # packed as an initramfs.  "make rootfs" runs this; scripts/guest.sh boots
 # it.
 #
-#   guest/rootfs.sh
+#   scripts/guest/rootfs.sh
 #
 # Output in build/guest/ (NAME: the base's name, scripts/lib.sh, e.g. 7.3):
 #   NAME/rootfs-bookworm.cpio.gz   the initramfs (/init: guest/rootfs-init)
@@ -14,7 +14,7 @@
 #   NAME/rootfs-bookworm.packages  its packages, with versions
 #   sysroot-bookworm/                the same packages and their -dev
 #                                    packages, which perf is built against
-# and build/perf-NAME-full/ (guest/perf-build.sh --sysroot).
+# and build/perf-NAME-full/ (scripts/guest/perf.sh --sysroot).
 #
 # Packages: config/rootfs-packages, dependencies resolved by apt-get with
 # a private arm64-only configuration under build/apt-arm64 (the bookworm
@@ -29,7 +29,7 @@
 # sources, the cross compiler.  ROOTFS_UPDATE=1 fetches the package lists
 # again (otherwise once per build/ folder).
 set -euo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 suite=bookworm
 list=$ROOT/config/rootfs-packages
@@ -99,9 +99,9 @@ all=$(resolve "${run_pkgs[@]}" "${dev_pkgs[@]}")
 
 uapi=(tools include/uapi arch/arm64/include/uapi)
 key=$({
-	(cd "$ROOT" && cat guest/rootfs.sh guest/rootfs-init guest/upstream-tests guest/soak-loop \
-		guest/perf-build.sh \
-		guest/kselftest-build.sh guest/build.sh scripts/lib.sh \
+	(cd "$ROOT" && cat scripts/guest/rootfs.sh guest/rootfs-init guest/upstream-tests guest/soak-loop \
+		scripts/guest/perf.sh \
+		scripts/guest/kselftest.sh scripts/guest/build.sh scripts/lib.sh \
 		config/rootfs-packages guest/tests/*/*.c)
 	echo "$runtime"; echo "$all"
 	for d in "${uapi[@]}"; do git -C "$t" rev-parse "HEAD:$d"; done
@@ -134,9 +134,9 @@ if [ "$(cat "$sysroot.packages" 2>/dev/null)" != "$all" ]; then
 fi
 
 # What goes in: perf against the sysroot, our tests, the kselftest
-"$ROOT/guest/perf-build.sh" --sysroot "$sysroot" "$t"
-"$ROOT/guest/build.sh" tests
-"$ROOT/guest/kselftest-build.sh" "$t"
+"$ROOT/scripts/guest/perf.sh" --sysroot "$sysroot" "$t"
+"$ROOT/scripts/guest/build.sh" tests
+"$ROOT/scripts/guest/kselftest.sh" "$t"
 
 note "rootfs: $root"
 unpack "$root" <<<"$runtime"

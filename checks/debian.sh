@@ -9,7 +9,7 @@
 # tarball's date that every other file has.  Every file the series
 # changes must have the date most files of the tarball have.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 [ -z "${KSRC:-}" ] || { result skip "debian: KSRC tree is not a Debian package"; exit 0; }
 t=$(ktree)

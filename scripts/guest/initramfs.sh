@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Pack an initramfs for guest/init.c.
 #
-#   guest/initramfs.sh OUT.cpio.gz INIT [--test FILE]... [--file SRC:DEST]...
+#   scripts/guest/initramfs.sh OUT.cpio.gz INIT [--test FILE]... [--file SRC:DEST]...
 #
 # INIT becomes /init; each --test FILE goes to /tests (init runs them in
 # name order); each --file SRC puts SRC at DEST (e.g. perf at /bin/perf).
 # /dev/console comes from the kernel's built-in initramfs, which this
 # archive is unpacked over.
 set -euo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 2 ] || die "usage: $0 OUT INIT [--test FILE]... [--file SRC:DEST]..."
 img=$1 init=$2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel tree's own tests on emulated SPE, in the Debian guest of
-# guest/rootfs.sh: perf's SPE shell tests and SPE attr tests, and every
+# scripts/guest/rootfs.sh: perf's SPE shell tests and SPE attr tests, and every
 # perf_events kselftest (guest/upstream-tests runs them and prints their
 # verdicts; scripts/ktap.py counts them), each with the test's own verdict.
 #  - the patched kernel under a DEN0154 hypervisor with a 1MiB limit;
@@ -36,7 +36,7 @@
 #
 # Logs: build/upstream/<name>-<run>/ (console.txt, trace.log, results).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 all=
 case "${1:-}" in
@@ -49,7 +49,7 @@ t=$(ktree)
 image=$(need_image work)
 [ -z "$all" ] || base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/guest/rootfs.sh" >&2 || die "guest/rootfs.sh failed"
+"$ROOT/scripts/guest/rootfs.sh" >&2 || die "scripts/guest/rootfs.sh failed"
 
 fork=test_arm_spe_fork.sh
 why="bare SPE: root's 4 MiB AUX buffer wakes perf every 2 MiB, 2^31+ sampled instructions at period 65536, over a second of guest time at QEMU's 1 per ns"

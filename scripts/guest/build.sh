@@ -3,27 +3,27 @@
 # Build what runs inside the QEMU guests, for the tree of BASE (lib.sh:
 # ktree) on branch WORK.  "make guest" runs this.
 #
-#   guest/build.sh [init|tests|all]      (default all)
+#   scripts/guest/build.sh [init|tests|all]      (default all)
 #
 # Output, in the layout of the initramfs (scripts/boot.sh packs from it
-# with guest/initramfs.sh):
+# with scripts/guest/initramfs.sh):
 #   build/guest/init                      guest/init.c, the one /init
 #   build/guest/tests/perf-spe-cap        guest/tests/perf-spe-cap
 #   build/guest/tests/perf-spe-record     guest/tests/perf-spe-record
 #   build/guest/tests/spe-pad-overflow    guest/tests/spe-pad-overflow
 #   build/guest/<name>/tests/arm_spe_buffer  the tree's kselftest
-#                                         (guest/kselftest-build.sh)
+#                                         (scripts/guest/kselftest.sh)
 #   build/guest/<name>/bin/perf           the tree's perf tool
-#                                         (guest/perf-build.sh)
+#                                         (scripts/guest/perf.sh)
 # "init" builds only the first, "tests" only the next three (neither needs a
 # kernel tree).  A tree that is not on branch WORK, or has no kselftest
 # or perf of the series, is an error: the guest would run something else
 # than the series.
 #
 # The Debian arm64 root filesystem with a shell and a full perf is
-# guest/rootfs.sh ("make rootfs").
+# scripts/guest/rootfs.sh ("make rootfs").
 set -euo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 here=$ROOT/guest
 out=$BUILD/guest
@@ -59,8 +59,8 @@ fi
 [ "$what" = all ] || exit 0
 
 t=$(work_ktree)
-"$here/kselftest-build.sh" "$t"
-"$here/perf-build.sh" "$t"
+"$ROOT/scripts/guest/kselftest.sh" "$t"
+"$ROOT/scripts/guest/perf.sh" "$t"
 mkdir -p "$out/$NAME/tests" "$out/$NAME/bin"
 ln -f "$BUILD/kselftest-$NAME/arm_spe_buffer" "$out/$NAME/tests/arm_spe_buffer"
 ln -f "$BUILD/perf-$NAME/perf" "$out/$NAME/bin/perf"

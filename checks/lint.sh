@@ -13,7 +13,7 @@
 # Each checker first gets an input it must reject (a control): a checker
 # that is missing, or that passes it, is a failure, never a clean run.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 cd "$ROOT" || exit 1
 tmp=$(mktemp -d)

@@ -3,9 +3,9 @@
 # Cross-build tools/perf for arm64 from a kernel tree: statically linked
 # with no library (the initramfs of scripts/boot.sh), or dynamically linked
 # against the Debian arm64 libraries of a sysroot (the rootfs of
-# guest/rootfs.sh).
+# scripts/guest/rootfs.sh).
 #
-#   guest/perf-build.sh [--sysroot DIR] [TREE [NAME]]
+#   scripts/guest/perf.sh [--sysroot DIR] [TREE [NAME]]
 #
 # TREE defaults to the base's tree (scripts/lib.sh: ktree), whatever it has
 # checked out; NAME to the base's name (lib.sh: NAME).  A second run with nothing changed only
@@ -18,7 +18,7 @@
 # no library in 6.12 and later, so not even libelf is linked.
 #
 # --sysroot DIR: a Debian arm64 sysroot with the -dev packages of
-# config/rootfs-packages (guest/rootfs.sh makes it).  Output in
+# config/rootfs-packages (scripts/guest/rootfs.sh makes it).  Output in
 # build/perf-NAME-full/, and "make install-bin" of it (perf, perf-core with
 # the shell tests) in build/perf-NAME-full/install/.  libelf, libdw (DWARF
 # and its unwinding), zlib, lzma, zstd, libnuma, libcap, slang,
@@ -29,7 +29,7 @@
 #
 # Environment: JOBS (scripts/lib.sh), PERF_EXTRA="VAR=value ..." appended to make.
 set -euo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 sysroot=""
 if [ "${1:-}" = --sysroot ]; then

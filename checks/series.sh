@@ -18,7 +18,7 @@
 #
 # Prints a table and RESULT lines; exits non-zero if any check failed.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
 d=$(series_dir "$t")
@@ -82,7 +82,7 @@ fi
 
 # Cache keys: k[0] for the base, k[i] for patch i (1-based).
 declare -a k
-k[0]=$( (git -C "$t" rev-parse "$BASE_TAG"; tool_key check-series.sh kconfig.sh; echo "$SPARSE_CF") | sha1sum | cut -c1-40)
+k[0]=$( (git -C "$t" rev-parse "$BASE_TAG"; tool_key checks/series.sh scripts/kconfig.sh; echo "$SPARSE_CF") | sha1sum | cut -c1-40)
 for i in "${!patches[@]}"; do
 	k[i + 1]=$( (echo "${k[i]}"; cat "${patches[i]}") | sha1sum | cut -c1-40)
 done
