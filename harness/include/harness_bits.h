@@ -2,17 +2,17 @@
 /*
  * Bit helpers shared by the driver shim and the model.  The generated
  * sysreg-defs.h and the SPE block of asm/sysreg.h only need these.
- * Written for the harness; semantics follow include/linux/bits.h.
+ * UL, ULL, BIT and BIT_ULL are the revision's own tools/include ones
+ * (prepare.sh).  GENMASK is written here, with the semantics of
+ * include/linux/bits.h: tools/include/linux/bits.h brings compiler.h,
+ * build_bug.h and overflow.h, whose definitions would replace the stubs.
  */
 #ifndef HARNESS_BITS_H
 #define HARNESS_BITS_H
 
 #include <stdint.h>
+#include <tools/include/vdso/bits.h>
 
-#define UL(x)			(x##UL)
-#define ULL(x)			(x##ULL)
-#define BIT(n)			(1UL << (n))
-#define BIT_ULL(n)		(1ULL << (n))
 #define GENMASK(h, l)		((~0UL << (l)) & (~0UL >> (63 - (h))))
 #define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 

@@ -16,6 +16,16 @@
 
 #include "harness_bits.h"
 
+/*
+ * Generic helpers from the revision's own tools/include (prepare.sh):
+ * SZ_*, ALIGN, IS_ALIGNED, round_up/down, roundup, DIV_ROUND_UP,
+ * __stringify.
+ */
+#include <tools/include/linux/align.h>
+#include <tools/include/linux/math.h>
+#include <tools/include/linux/sizes.h>
+#include <tools/include/linux/stringify.h>
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -72,8 +82,6 @@ typedef long long loff_t_h;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member)					\
 	((type *)((char *)(ptr) - offsetof(type, member)))
-#define __stringify_1(x)	#x
-#define __stringify(x)		__stringify_1(x)
 
 #define min(a, b)	({ __typeof__(a) __mn_a = (a); __typeof__(b) __mn_b = (b); \
 			   __mn_a < __mn_b ? __mn_a : __mn_b; })
@@ -86,13 +94,7 @@ typedef long long loff_t_h;
 	   __mnz_a == 0 ? __mnz_b : (__mnz_b == 0 ? __mnz_a : min(__mnz_a, __mnz_b)); })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
-#define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
-#define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
-#define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))
 #define rounddown(x, y)		((x) - ((x) % (y)))
-#define round_up(x, y)		((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
-#define round_down(x, y)	((x) & ~((__typeof__(x))((y) - 1)))
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define is_power_of_2(n)	((n) != 0 && (((n) & ((n) - 1)) == 0))
 #define ilog2(n)		(63 - __builtin_clzll((u64)(n)))
 #define __ffs(x)		((unsigned long)__builtin_ctzl(x))
@@ -107,16 +109,6 @@ typedef long long loff_t_h;
 	((__typeof__(mask))(((u64)(val) << __builtin_ctzll(mask)) & (mask)))
 #define FIELD_MAX(mask)		((__typeof__(mask))((mask) >> __builtin_ctzll(mask)))
 #define FIELD_FIT(mask, val)	(!((((u64)(val)) << __builtin_ctzll(mask)) & ~(mask)))
-
-#define SZ_1K			0x00000400
-#define SZ_2K			0x00000800
-#define SZ_4K			0x00001000
-#define SZ_16K			0x00004000
-#define SZ_64K			0x00010000
-#define SZ_1M			0x00100000
-#define SZ_2M			0x00200000
-#define SZ_4M			0x00400000
-#define SZ_1G			0x40000000
 
 #define U16_MAX			((u16)~0U)
 #define U32_MAX			((u32)~0U)

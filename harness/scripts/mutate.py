@@ -65,6 +65,9 @@ DRV = 'drivers/perf/arm_spe_pmu.c'
 HDR = 'drivers/perf/arm_spe_pmu.h'
 FILES = [DRV, 'arch/arm64/tools/sysreg', 'arch/arm64/tools/gen-sysreg.awk',
          'arch/arm64/include/asm/sysreg.h']
+# the tools/include headers prepare.sh takes the generic helpers from
+with open(os.path.join(HERE, 'scripts', 'tools-include.list')) as fh:
+    FILES += ['tools/include/' + h for h in fh.read().split()]
 
 # One optional one-line comment at the given indentation
 C1 = r'(?:\t/\*[^\n]*\*/\n)?'

@@ -86,6 +86,25 @@ awk '
 ' "$OUT/gen/asm-sysreg.h" > "$OUT/gen/spe-sysreg.h.tmp"
 mv "$OUT/gen/spe-sysreg.h.tmp" "$OUT/gen/spe-sysreg.h"
 
+# Generic helpers come from the revision's own tools/include, the headers
+# the kernel keeps for userspace builds of its code (tools/testing/vma
+# takes them there too), not from copies in include/stubs.h: SZ_*, ALIGN,
+# IS_ALIGNED, round_up/down, roundup, DIV_ROUND_UP, __stringify, UL, ULL,
+# BIT, BIT_ULL.  Only headers whose own includes stay inside the list
+# (tools-include.list, which mutate.py reads too): stubs.h includes them
+# by path (<tools/include/...>), and their includes find each other
+# through -I$OUT/tools/include, the last of the include paths, where
+# nothing else is.
+while read -r h; do
+	mkdir -p "$OUT/tools/include/$(dirname "$h")"
+	get "tools/include/$h" > "$OUT/tools/include/$h.tmp"
+	if cmp -s "$OUT/tools/include/$h.tmp" "$OUT/tools/include/$h" 2>/dev/null; then
+		rm "$OUT/tools/include/$h.tmp"
+	else
+		mv "$OUT/tools/include/$h.tmp" "$OUT/tools/include/$h"
+	fi
+done <"$(dirname "$0")/tools-include.list"
+
 # Every angle-bracket include of the driver becomes a forwarding header
 # to the harness funnel, harness_kernel.h (the memblock way, generated).
 sed -n 's/^#include <\([^>]*\)>.*/\1/p' "$OUT/arm_spe_pmu.c.tmp" | while read -r h; do
