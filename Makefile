@@ -12,6 +12,9 @@
 #                   them (6.1.y): applied, checked, the padding reproducer
 #                   on the unpatched and the patched kernel
 #   make export     regenerate the series folder from branch "work"
+#   make outgoing   the series folder as mail from you (git config user.name,
+#                   user.email; a placeholder is refused) in build/outgoing/,
+#                   checked by git send-email --dry-run; nothing is sent
 #   make clean      remove build/, unless a tree there has commits no
 #                   export saved or uncommitted edits (FORCE=1: anyway)
 #   make image      the patched Image (make base-image: the unpatched one,
@@ -21,6 +24,7 @@
 #                   (build/guest/<name>/rootfs-bookworm.cpio.gz; scripts/guest.sh)
 #   make qemu       our QEMU with emulated SPE (build/qemu-10.2.2/)
 #   make test-ktap  the unit test of the KTAP parser (scripts/ktap.py)
+#   make test-outgoing  make outgoing with test identities (nothing sent)
 #   make test-safety  make clean, export/apply and the v6.16 check on
 #                   throwaway trees: none may lose a user's work
 #   make soak       perf record/report in a loop on emulated SPE (DEN0154),
@@ -37,7 +41,7 @@
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap test-safety \
-	check check-upstream check-stable export bench soak clean
+	test-outgoing check check-upstream check-stable export outgoing bench soak clean
 
 all: build
 
@@ -78,6 +82,9 @@ test-ktap:
 test-safety:
 	@checks/tests/safety/run.sh
 
+test-outgoing:
+	@checks/tests/outgoing/run.sh
+
 check:
 	@checks/run.sh
 
@@ -92,6 +99,9 @@ soak:
 
 export:
 	@scripts/export.sh
+
+outgoing:
+	@scripts/outgoing.sh
 
 clean:
 	@scripts/clean.sh

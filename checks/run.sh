@@ -121,11 +121,13 @@ check_tree() {
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # Once: the parser every boot's results are counted with, the commands
-# that could lose a user's work (on throwaway trees), the emulated SPE's
-# own test (no kernel) and the linters on the project's own code.
+# that could lose a user's work (on throwaway trees), make outgoing (test
+# identities, nothing sent), the emulated SPE's own test (no kernel) and
+# the linters on the project's own code.
 if [ -z "$upstream_all$stable" ]; then
 	stage ktap-parser "$ROOT/checks/tests/ktap/run.sh"
 	stage safety "$ROOT/checks/tests/safety/run.sh"
+	stage outgoing "$ROOT/checks/tests/outgoing/run.sh"
 	stage qemu-tcg "$ROOT/checks/qemu-tcg.sh"
 	# its kernel checkpatch.pl is that of the first base checked
 	first=${CHECK_BASES:-$DEBIAN_BASES}
