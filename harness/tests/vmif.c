@@ -8,7 +8,9 @@
  * an interrupt with no AUX handle: no sequence of the driver's own leaves
  * one pending.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tests.h"
 
@@ -110,6 +112,72 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 	hx_close(e);
 	ASSERT_CLEAN();
 	hx_unload();
+	return true;
+}
+
+/*
+ * pmu::setup_aux() for an AUX area of @nr_pages pages, as rb_alloc_aux()
+ * calls it: 1 if the area is accepted, 0 if refused.  setup_aux() only
+ * vmap()s the pages and touches none, so an area of gigabytes is a list
+ * of made-up page addresses, never memory.
+ */
+static int setup_aux_accepts(struct hx_event *e, long nr_pages)
+{
+	const uintptr_t base = (uintptr_t)1 << 44;
+	int save = harness_cur_cpu;
+	void **pages;
+	void *priv;
+
+	pages = calloc(nr_pages, sizeof(*pages));
+	if (!pages)
+		return -ENOMEM;
+	for (long i = 0; i < nr_pages; i++)
+		pages[i] = (void *)(base + (uintptr_t)i * PAGE_SIZE);
+	harness_cur_cpu = e->ev.cpu;
+	priv = e->ev.pmu->setup_aux(&e->ev, pages, nr_pages, false);
+	harness_cur_cpu = save;
+	free(pages);
+	if (priv)
+		e->ev.pmu->free_aux(priv);
+	return !!priv;
+}
+
+/*
+ * Limits of 2 GiB and more (spe-rules: maxbuffsize: E up to 31, sizes up
+ * to 4092 TiB) are compared in full: an AUX area of 2 GiB or more, or a
+ * limit of 4 GiB or more, overflows an int or a u32 on the way, which
+ * would refuse an area that fits or accept one the hypervisor will refuse
+ * (spe-rules: maxbuffsize-hint, spe-rules: buffer-size-event).
+ */
+TEST(setup_aux_limits_above_4g, .flags = T_PATCHED)
+{
+	static const struct { u16 field; long pages; int accepted; } cases[] = {
+		{ 0x1600, 1L << 19, 1 },	/* 2 GiB limit, 2 GiB area */
+		{ 0x1600, 1L << 20, 0 },	/* 2 GiB limit, 4 GiB area */
+		{ 0x1800, 1L << 20, 1 },	/* 4 GiB limit, 4 GiB area */
+		{ 0x1800, 1L << 21, 0 },	/* 4 GiB limit, 8 GiB area */
+		{ 0x1801, 1L << 12, 1 },	/* 4 GiB + 8 MiB limit, 16 MiB area */
+		{ 0x3fff, 1L << 21, 1 },	/* 4092 TiB limit, 8 GiB area */
+	};
+	struct hx_event *e;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		hx_reset(4, spe.mode, spe.visibility);
+		hx_set_max_buff_size_all(cases[i].field);
+		ASSERT_EQ(0, hx_load());
+		e = hx_open(0, 0, PERIOD, &err);
+		ASSERT_TRUE(e);
+		err = setup_aux_accepts(e, cases[i].pages);
+		if (err != cases[i].accepted) {
+			fprintf(stderr, "  MaxBuffSize 0x%04x, %ld pages\n",
+				cases[i].field, cases[i].pages);
+			ASSERT_EQ(cases[i].accepted, err);
+		}
+		hx_close(e);
+		ASSERT_CLEAN();
+		hx_unload();
+	}
 	return true;
 }
 
