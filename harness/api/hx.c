@@ -20,7 +20,7 @@ static struct hx_event *hx_of(struct perf_event *ev)
 
 /* --- the driver's messages, as harness_printk() captured them --- */
 
-bool hx_log_has(const char *level, const char *needle)
+const char *hx_log_line(const char *level, const char *needle)
 {
 	size_t l = strlen(level);
 
@@ -28,9 +28,14 @@ bool hx_log_has(const char *level, const char *needle)
 		const char *line = harness_log.lines[i];
 
 		if (!strncmp(line, level, l) && strstr(line, needle))
-			return true;
+			return line;
 	}
-	return false;
+	return NULL;
+}
+
+bool hx_log_has(const char *level, const char *needle)
+{
+	return hx_log_line(level, needle);
 }
 
 int hx_log_count(const char *level)

@@ -62,6 +62,8 @@ const char *hx_show_cap(const char *name);	/* caps/<name> */
 const char *hx_show_format(const char *name);	/* format/<name> */
 /* set format term @name of @attr to @val, as perf does; false: no such term */
 bool hx_set_format(struct perf_event_attr *attr, const char *name, u64 val);
+/* the first line of @level containing @needle, or NULL */
+const char *hx_log_line(const char *level, const char *needle);
 bool hx_log_has(const char *level, const char *needle);
 int hx_log_count(const char *level);
 void hx_log_dump(void);

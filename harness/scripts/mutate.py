@@ -392,6 +392,9 @@ MUTATIONS = [
     M('size event: reported as spurious',
       S(r'(case PMBSR_EL1_BUF_BSC_SIZE:.*?ret = )SPE_PMU_BUF_FAULT_ACT_FATAL;',
         r'\1SPE_PMU_BUF_FAULT_ACT_SPURIOUS;', 'arm_spe_pmu_buf_get_fault_act')),
+    M('size event: message of a disabled buffer wraps (no LIMIT > base guard)',
+      S(r'return limit > base \? limit - base : 0;', 'return limit - base;',
+        'arm_spe_pmu_programmed_size')),
     M('handler: fatal event returns with PMBSR_EL1 still set',
       S(r'(case SPE_PMU_BUF_FAULT_ACT_FATAL:\n' + CB2 + r'\t\tarm_spe_pmu_disable_and_drain_local\(\);\n)'
         r'\t\tbreak;', r'\1\t\treturn IRQ_HANDLED;', HANDLER)),

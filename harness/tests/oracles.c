@@ -15,6 +15,8 @@
  *  - MaxBuffSize with reserved bits, and limits below and at the two
  *    pages the driver needs, are reported as documented (spe-rules:
  *    maxbuffsize);
+ *  - a buffer-size event pending when the core stops the event is
+ *    handled there as in the handler, and its message does not wrap;
  *  - an AUX area of one page is refused;
  *  - the interval counter survives the driver's own stop;
  *  - the AUX watermark is honoured, and data userspace has not read is
@@ -117,6 +119,55 @@ TEST(size_event_window_at_head, .flags = T_PATCHED)
 		hx_log_dump();
 		return false;
 	}
+	hx_disable(e);
+	ASSERT_TRUE(hx_check_data(e));
+	ASSERT_CLEAN();
+	hx_unload();
+	return true;
+}
+
+/*
+ * A buffer-size event still pending when the core stops the event
+ * (pmu::stop(PERF_EF_UPDATE) reaches it before PMBIRQ): stop() handles it
+ * as the handler would (spe-rules: buffer-size-event: fatal, TRUNCATED),
+ * leaves sampling and the buffer off with no syndrome (R_TSJRP: PMBIRQ
+ * drops), and its message names no window larger than the AUX area: the
+ * buffer is already disabled there, LIMIT reads 0, and the size must not
+ * wrap below the head.
+ */
+TEST(size_event_pending_at_stop, .flags = T_PATCHED)
+{
+	unsigned long long bytes;
+	const char *line;
+	struct hx_event *e;
+
+	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
+	ASSERT_EQ(0, hx_load());
+	e = open_running(0, 4, false);
+	ASSERT_TRUE(e);
+	hx_run(0, 10 * PERIOD, e, 1000);
+	hx_stop(e);
+	/* the hypervisor refuses the buffer start() enables; PMBIRQ waits */
+	hx_set_irqs_masked(0, true);
+	spe_refuse_next_enable(0);
+	hx_start(e, PERF_EF_RELOAD);
+	hx_run(0, 1, NULL, 0);
+	ASSERT_EQ(1, spe.stats.size_events);
+	ASSERT_TRUE(spe_irq_level(0));
+	hx_stop(e);
+	ASSERT_FALSE(spe_irq_level(0));
+	ASSERT_TRUE(handler_left_unit_quiet(0));
+	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
+	line = hx_log_line("err", "Buffer of ");
+	ASSERT_TRUE(line);
+	ASSERT_EQ(1, sscanf(strstr(line, "Buffer of "), "Buffer of %llu", &bytes));
+	if (bytes > 4 * PAGE_SIZE) {
+		fprintf(stderr, "  a %d-byte AUX area: %s", 4 * (int)PAGE_SIZE, line);
+		return false;
+	}
+	hx_set_irqs_masked(0, false);
+	hx_deliver(0);
+	ASSERT_EQ(0, hx_irq.storms);
 	hx_disable(e);
 	ASSERT_TRUE(hx_check_data(e));
 	ASSERT_CLEAN();
