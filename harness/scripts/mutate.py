@@ -430,6 +430,8 @@ MUTATIONS = [
       S(r'(bool arm_spe_pmu_aux_size_ok\(u64 max_buff_size, )u64 size', r'\1u32 size')),
     M('setup_aux: snapshot passed for discard (snapshot areas exempt)',
       S(r'ATTR_CFG_GET_FLD\(&event->attr, discard\)\)\)', 'snapshot))', 'arm_spe_pmu_setup_aux')),
+    M('MaxBuffSize: "no limit" on every CPU reported as too small (no early return)',
+      S(r'\tif \(size == cur\)\n\t\treturn;\n\n?', '', 'arm_spe_pmu_update_max_buff_size')),
     M('caps/max_buff_size: in pages, not bytes',
       S(r'return READ_ONCE\(spe_pmu->max_buff_size\);', 'return READ_ONCE(spe_pmu->max_buff_size) >> PAGE_SHIFT;',
         'arm_spe_pmu_cap_get')),

@@ -14,7 +14,7 @@
  *    of the AUX area;
  *  - MaxBuffSize with reserved bits, and limits below and at the two
  *    pages the driver needs, are reported as documented (spe-rules:
- *    maxbuffsize);
+ *    maxbuffsize), and no limit is not reported at all;
  *  - a buffer-size event pending when the core stops the event is
  *    handled there as in the handler, and its message does not wrap;
  *  - an AUX area of one page is refused;
@@ -193,6 +193,27 @@ TEST(caps_reserved_bits_reported, .flags = T_PATCHED)
 	ASSERT_CLEAN();
 	hx_unload();
 	ASSERT_TRUE(warnings_at_load(0xc100) >= 1);
+	ASSERT_TRUE(cap_is("1048576\n"));
+	ASSERT_CLEAN();
+	hx_unload();
+	return true;
+}
+
+/*
+ * No limit (MaxBuffSize 0 on every CPU, as hardware reads it: spe-rules:
+ * maxbuffsize) is not a limit below two pages: nothing is reported, on one
+ * CPU or many, and a CPU without a limit among limited ones adds nothing.
+ */
+TEST(caps_no_limit_no_warning, .flags = T_PATCHED)
+{
+	ASSERT_EQ(0, warnings_at_load(0x0000));
+	ASSERT_TRUE(cap_is("0\n"));
+	ASSERT_CLEAN();
+	hx_unload();
+	hx_reset(4, spe.mode, spe.visibility);
+	spe_set_max_buff_size(0, 0x0100);	/* 1 MiB */
+	ASSERT_EQ(0, hx_load());
+	ASSERT_EQ(0, hx_log_count("warn"));
 	ASSERT_TRUE(cap_is("1048576\n"));
 	ASSERT_CLEAN();
 	hx_unload();
