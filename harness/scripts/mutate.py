@@ -432,6 +432,9 @@ MUTATIONS = [
       S(r'ATTR_CFG_GET_FLD\(&event->attr, discard\)\)\)', 'snapshot))', 'arm_spe_pmu_setup_aux')),
     M('MaxBuffSize: "no limit" on every CPU reported as too small (no early return)',
       S(r'\tif \(size == cur\)\n\t\treturn;\n\n?', '', 'arm_spe_pmu_update_max_buff_size')),
+    M('handler: fatal event not claimed (IRQ_NONE)',
+      S(r'(case SPE_PMU_BUF_FAULT_ACT_FATAL:\n' + CB2 + r'\t\tarm_spe_pmu_disable_and_drain_local\(\);\n)'
+        r'\t\tbreak;', r'\1\t\twrite_sysreg_s(0, SYS_PMBSR_EL1);\n\t\treturn IRQ_NONE;', HANDLER)),
     M('caps/max_buff_size: in pages, not bytes',
       S(r'return READ_ONCE\(spe_pmu->max_buff_size\);', 'return READ_ONCE(spe_pmu->max_buff_size) >> PAGE_SHIFT;',
         'arm_spe_pmu_cap_get')),
