@@ -140,6 +140,7 @@ TEST(size_event_pending_at_stop, .flags = T_PATCHED)
 	unsigned long long bytes;
 	const char *line;
 	struct hx_event *e;
+	int n;
 
 	hx_set_max_buff_size_all(0x0400);	/* 4 MiB */
 	ASSERT_EQ(0, hx_load());
@@ -160,7 +161,8 @@ TEST(size_event_pending_at_stop, .flags = T_PATCHED)
 	ASSERT_TRUE(e->rb.all_flags & PERF_AUX_FLAG_TRUNCATED);
 	line = hx_log_line("err", "Buffer of ");
 	ASSERT_TRUE(line);
-	ASSERT_EQ(1, sscanf(strstr(line, "Buffer of "), "Buffer of %llu", &bytes));
+	n = sscanf(strstr(line, "Buffer of "), "Buffer of %llu", &bytes);
+	ASSERT_EQ(1, n);
 	if (bytes > 4 * PAGE_SIZE) {
 		fprintf(stderr, "  a %d-byte AUX area: %s", 4 * (int)PAGE_SIZE, line);
 		return false;
