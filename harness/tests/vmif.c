@@ -62,6 +62,33 @@ TEST(caps_smallest_cpu_wins, .flags = T_PATCHED)
 	return true;
 }
 
+/*
+ * A vCPU that goes offline and comes back with a larger limit does not
+ * lift the limit of the others (spe-rules: maxbuffsize-hint: set per
+ * vCPU): the CPUs still online keep 1 MiB, so an AUX area of 2 MiB, which
+ * could run on any of them, is still refused.
+ */
+TEST(caps_limit_kept_across_hotplug, .flags = T_PATCHED)
+{
+	struct hx_event *e;
+	int err;
+
+	hx_set_max_buff_size_all(0x0100);	/* 1 MiB */
+	ASSERT_EQ(0, hx_load());
+	ASSERT_TRUE(cap_is("1048576\n"));
+	hx_cpu_offline(3);
+	spe_set_max_buff_size(3, 0x0400);	/* 4 MiB */
+	hx_cpu_online(3);
+	ASSERT_TRUE(cap_is("1048576\n"));
+	e = hx_open(-1, 0, PERIOD, &err);
+	ASSERT_TRUE(e);
+	ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, false));
+	hx_close(e);
+	ASSERT_CLEAN();
+	hx_unload();
+	return true;
+}
+
 TEST(caps_unchanged, .flags = T_PATCHED, .fixture = FX_CLEAN)
 {
 	ASSERT_TRUE(!strcmp(hx_show_cap("count_size"), "16\n"));
