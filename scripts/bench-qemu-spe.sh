@@ -26,6 +26,6 @@ rec=$(guest_ms bare "perf record -q -e arm_spe// -o /tmp/p.data -- sh -c '$work'
 if [ -z "$off" ] || [ -z "$idle" ] || [ -z "$rec" ]; then
 	die "a run printed no time"
 fi
-echo "qemu-spe bench ($BASE, $(basename "$QEMU_DIR")): guest ms: spe off $off, spe on idle $idle, perf record arm_spe// $rec"
+echo "qemu-spe bench ($NAME, $(basename "$QEMU_DIR")): guest ms: spe off $off, spe on idle $idle, perf record arm_spe// $rec"
 awk -v o="$off" -v i="$idle" -v r="$rec" 'BEGIN {
 	printf "qemu-spe bench: ratio to spe off: idle %.2f, sampling %.2f\n", i / o, r / o }'
