@@ -8,8 +8,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-t=$(ktree)
-
 image=$(need_image work)
 "$ROOT/scripts/guest/build.sh" >&2 || die "scripts/guest/build.sh failed"
 

@@ -14,7 +14,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-t=$(ktree)
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"

@@ -45,7 +45,6 @@ case "${1:-}" in
 *) die "usage: $0 [--all]" ;;
 esac
 
-t=$(ktree)
 image=$(need_image work)
 [ -z "$all" ] || base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
