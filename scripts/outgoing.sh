@@ -4,8 +4,9 @@
 #
 # The committed folders carry the project's placeholder identity, which
 # no one can sign for.  This writes each posting of series/<name> (the
-# fixes/<n>/ postings, then the series), in the order of its series file,
-# to build/outgoing/<name>/<posting>/ with the submitter's identity:
+# fixes/<n>/ postings, the series, the later/<n>/ postings), in the order
+# of its series file, to build/outgoing/<name>/<posting>/ with the
+# submitter's identity:
 #   - the submitter is who `git config user.name` and `user.email` name
 #     in this repository (or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL);
 #     refused, with the reason, when empty, a placeholder (a domain that
@@ -99,6 +100,7 @@ postings=()
 while read -r p; do
 	case "$p" in
 	fixes/*/*) g=fixes-$(basename "$(dirname "$p")") ;;
+	later/*/*) g=later-$(basename "$(dirname "$p")") ;;
 	*) g=series ;;
 	esac
 	[ -d "$out/$g" ] || postings+=("$g")

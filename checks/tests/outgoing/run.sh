@@ -72,8 +72,13 @@ signed() {
 	# every posting of the series file, each patch once
 	while read -r p; do
 		n=$((n + 1))
-		f=$(find "$tmp/og" -name "$(basename "$p")")
-		[ -n "$f" ] || { echo "no mail for $p"; return 1; }
+		case "$p" in
+		fixes/*/*) g=fixes-$(basename "$(dirname "$p")") ;;
+		later/*/*) g=later-$(basename "$(dirname "$p")") ;;
+		*) g=series ;;
+		esac
+		f=$tmp/og/$g/$(basename "$p")
+		[ -f "$f" ] || { echo "no mail for $p"; return 1; }
 		grep -q "^From: =?utf-8?q?Zo=C3=AB_Submitter?= <$email>$" "$f" ||
 			{ echo "$f: not From: the submitter"; sed -n '/^From: /,/^Subject/p' "$f"; return 1; }
 		case "$p" in

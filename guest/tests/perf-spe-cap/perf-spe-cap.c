@@ -414,8 +414,8 @@ static void run_cases(void)
 	static const char * const m16[] = { "-vv", "-e", "arm_spe_0//", "-m", ",16M", NULL };
 	static const char * const m1[] = { "-vv", "-e", "arm_spe_0//", "-m", ",1M", NULL };
 	static const char * const s3m[] = { "-vv", "-e", "arm_spe_0//", "-S3145728", NULL };
-	const char * const msg16[] = { "16M", "4MiB", "max_buff_size", "-m ,4M", NULL };
-	const char * const msg_s[] = { "3MiB", "max_buff_size", "-S2097152", NULL };
+	const char * const msg16[] = { "16M", "4194304 bytes", "max_buff_size", "-m ,4M", NULL };
+	const char * const msg_s[] = { "3M", "3145728 bytes", "max_buff_size", "-S2097152", NULL };
 	long psz = sysconf(_SC_PAGESIZE);
 	char tiny[32];
 
