@@ -4,7 +4,8 @@
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
 # QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
 # (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
-# under -icount and with a buffer-size event below that size, and once
+# under -icount and with a buffer-size event below that size, three
+# times more to see that -seed decides PMSIRR_EL1.RND's jitter, and once
 # across a migration (and read by gdb).  Each "ok:" or "FAIL:" line of
 # the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
@@ -57,6 +58,36 @@ for run in bare den0154 r24557 den0154-icount den0154-below; do
 	grep -q '^# 0 failure(s)$' "$out/$run.out" || [ "$n" != 0 ] ||
 		result fail "qemu-tcg-spe/$run: the test did not finish"
 done
+
+# PMSIRR_EL1.RND draws on the guest random number source: the sampled
+# PCs (the test's "# jitter:" line) must repeat under one -seed and
+# change under another.
+jitter() {	# jitter SEED: the test's jitter line under -seed SEED
+	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu max,spe=on,x-spe-mode=bare \
+		-seed "$1" -display none -monitor none \
+		-chardev file,path="$out/jitter-$1.out",id=output \
+		-semihosting-config enable=on,target=native,chardev=output,arg=1,arg=bare \
+		-kernel "$out/spe" >/dev/null 2>&1 || true
+	sed -n 's/^# jitter: //p' "$out/jitter-$1.out"
+}
+j1=$(jitter 1)
+j1b=$(jitter 1)
+j2=$(jitter 2)
+echo "jitter: -seed 1: $j1; again: $j1b; -seed 2: $j2"
+if [ -z "$j1" ] || [ -z "$j2" ]; then
+	result fail "qemu-tcg-spe/seed: the test printed no jitter line (see $out/jitter-*.out)"
+else
+	if [ "$j1" = "$j1b" ]; then
+		result pass "qemu-tcg-spe/seed: the same -seed samples the same PCs"
+	else
+		result fail "qemu-tcg-spe/seed: the same -seed sampled other PCs"
+	fi
+	if [ "$j1" != "$j2" ]; then
+		result pass "qemu-tcg-spe/seed: another -seed samples other PCs"
+	else
+		result fail "qemu-tcg-spe/seed: -seed 1 and -seed 2 sampled the same PCs (RND ignores -seed)"
+	fi
+fi
 
 # Migration: the SPE registers go with the CPU's.  The source programs
 # them and waits; HMP's migrate (it returns when the migration is done)
