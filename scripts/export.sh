@@ -59,16 +59,41 @@ gm() {
 		--no-rolestats --no-multiline --separator ', ' "$@" 2>/dev/null)
 }
 fp() { git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit "$@"; }
+# recipients COMMIT: set to (the maintainers) and cc (reviewers and
+# lists) for what COMMIT touches
+recipients() {
+	fp -1 -o "$tmp/probe" "$1"
+	to=$(gm --no-l --no-r "$tmp"/probe/*.patch)
+	cc=$(gm --no-m "$tmp"/probe/*.patch)
+	rm -rf "$tmp/probe"
+}
+# with_config_cc LIST: LIST plus the config/cc entries (earlier reviewers
+# and lists) that neither it nor $to has
+with_config_cc() {
+	local l=$1 r
+	while IFS= read -r r; do
+		case "$to, $l, " in *"$r, "*) continue ;; esac
+		l="$l, $r"
+	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")
+	echo "$l"
+}
+# unversion DIR: drop format-patch's vN- prefix from the names in DIR
+# (the subjects carry it), so that a folder keeps its names from one
+# version to the next
+unversion() {
+	local f b
+	for f in "$1"/v[0-9]*-*.patch; do
+		[ -e "$f" ] || continue
+		b=${f##*/}
+		mv "$f" "$1/${b#v*-}"
+	done
+}
 
 # The fixes, each its own posting
 mkdir -p "$tmp/out"
 for ((i = 0; i < nf; i++)); do
 	c=${commits[i]}
-	fp -1 -o "$tmp/probe" "$c"
-	p=$(ls "$tmp"/probe/*.patch)
-	to=$(gm --no-l --no-r "$p")
-	cc=$(gm --no-m "$p")
-	rm -rf "$tmp/probe"
+	recipients "$c"
 	fp -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
 done
 
@@ -99,19 +124,11 @@ for ((i = 0; i < nl; i++)); do
 	c=${commits[n - nl + i]}
 	cover=$(git -C "$t" config "branch.$WORK.cover-${later[i]}" || true)
 	[ -n "$cover" ] || die "no cover letter for later/${later[i]}: git -C $t config branch.$WORK.cover-${later[i]} '<subject><LF><LF><text>'"
-	fp -1 -o "$tmp/probe" "$c"
-	p=$(ls "$tmp"/probe/*.patch)
-	to=$(gm --no-l --no-r "$p")
-	cc=$(gm --no-m "$p")
-	rm -rf "$tmp/probe"
+	recipients "$c"
 	o=$tmp/out/later/${later[i]}
 	fp -1 --cover-letter --cover-from-description=none --base="$BASE_TAG" ${v:+-v "$v"} \
 		--to="$to" --cc="$cc" -o "$o" "$c"
-	for f in "$o"/v[0-9]*-*.patch; do
-		[ -e "$f" ] || continue
-		b=${f##*/}
-		mv "$f" "$o/${b#v*-}"
-	done
+	unversion "$o"
 	fill_cover "$o/0000-cover-letter.patch" "$cover" "$c"
 done
 
@@ -128,41 +145,24 @@ if [ "$n" -gt $((nf + nl)) ]; then
 		case "$f" in */0000-*) ;; *) ps+=("$f") ;; esac
 	done
 	to=$(gm --no-l "${ps[@]}")
-	cc=$(gm --no-m --no-r "${ps[@]}")
-	# and config/cc: earlier reviewers and lists, unless already there
-	while IFS= read -r r; do
-		case "$to, $cc, " in *"$r, "*) continue ;; esac
-		cc="$cc, $r"
-	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")
+	cc=$(with_config_cc "$(gm --no-m --no-r "${ps[@]}")")
 	rm -rf "$tmp/probe"
 	fp --cover-letter --cover-from-description=none --base="$BASE_TAG" ${v:+-v "$v"} \
 		--to="$to" --cc="$cc" -o "$tmp/out" "$from..$to_rev"
 	# The cover letter goes to everyone; each patch to the maintainers
 	# of what it touches, Cc: its reviewers and lists and config/cc.
-	for f in "$tmp"/out/v[0-9]*-*.patch "$tmp"/out/[0-9]*.patch; do
-		[ -e "$f" ] || continue
-		case "$f" in */0000-* | */v*-0000-*) continue ;; esac
-		pto=$(gm --no-l --no-r "$f")
-		pcc=$(gm --no-m "$f")
-		while IFS= read -r r; do
-			case "$pto, $pcc, " in *"$r, "*) continue ;; esac
-			pcc="$pcc, $r"
-		done < <(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")
-		awk -v to="$pto" -v cc="$pcc" '
+	unversion "$tmp/out"
+	for f in "$tmp"/out/[0-9]*.patch; do
+		case "$f" in */0000-*) continue ;; esac
+		to=$(gm --no-l --no-r "$f")
+		cc=$(with_config_cc "$(gm --no-m "$f")")
+		awk -v to="$to" -v cc="$cc" '
 			!hdr && /^$/ { hdr = 1 }
 			!hdr && /^To: / { print "To: " to; skip = 1; next }
 			!hdr && /^Cc: / { print "Cc: " cc; skip = 1; next }
 			!hdr && skip && /^[ \t]/ { next }
 			{ skip = 0; print }' "$f" >"$tmp/pp" && mv "$tmp/pp" "$f"
 	done
-	# Keep file names without the vN- prefix (the subjects carry it), so
-	# that a folder keeps its names from one version to the next.
-	for f in "$tmp"/out/v[0-9]*-*.patch; do
-		[ -e "$f" ] || continue
-		b=${f##*/}
-		mv "$f" "$tmp/out/${b#v*-}"
-	done
-
 	fill_cover "$tmp"/out/0000-cover-letter.patch "$desc" "$to_rev"
 fi
 
