@@ -27,6 +27,17 @@ cc=${CROSS_COMPILE}gcc
 "$cc" "${cflags[@]}" -Wall "$src/aarch64/system/spe.c" -o "$out/spe" \
 	-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
 
+# spe OUTPUT PROPS ARGS [QEMU OPTION...]: run the test on -cpu max,PROPS
+# with the semihosting arguments ARGS, its output in OUTPUT
+spe() {
+	local o=$1 props=$2 args=$3
+	shift 3
+	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "$@" \
+		-display none -monitor none -chardev file,path="$o",id=output \
+		-semihosting-config "enable=on,target=native,chardev=output,$args" \
+		-kernel "$out/spe"
+}
+
 # den0154-icount: with -icount, where only the last instruction of a TB
 # may read the virtual clock (the timestamps); den0154-below: a
 # buffer-size event from 16KiB, below the advertised 64KiB (the test's
@@ -46,10 +57,7 @@ for run in bare den0154 r24557 den0154-icount den0154-below; do
 	# -seed: PMSIRR_EL1.RND's jitter, and so which instructions are
 	# sampled, is the same on every run (the counts the test checks
 	# are then reproducible)
-	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu "max,$props" "${icount[@]}" -seed 1 \
-		-display none -monitor none -chardev file,path="$out/$run.out",id=output \
-		-semihosting-config "enable=on,target=native,chardev=output,$args" \
-		-kernel "$out/spe" || rc=$?
+	spe "$out/$run.out" "$props" "$args" "${icount[@]}" -seed 1 || rc=$?
 	touch "$out/$run.out"
 	cat "$out/$run.out"
 	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$run: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$run: /p" \
@@ -66,11 +74,8 @@ done
 # PCs (the test's "# jitter:" line) must repeat under one -seed and
 # change under another.
 jitter() {	# jitter SEED: the test's jitter line under -seed SEED
-	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt -cpu max,spe=on,x-spe-mode=bare \
-		-seed "$1" -display none -monitor none \
-		-chardev file,path="$out/jitter-$1.out",id=output \
-		-semihosting-config enable=on,target=native,chardev=output,arg=1,arg=bare \
-		-kernel "$out/spe" >/dev/null 2>&1 || true
+	spe "$out/jitter-$1.out" spe=on,x-spe-mode=bare arg=1,arg=bare -seed "$1" \
+		>/dev/null 2>&1 || true
 	sed -n 's/^# jitter: //p' "$out/jitter-$1.out"
 }
 j1=$(jitter 1)
