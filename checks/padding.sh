@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The padding overflow on a running kernel: guest/tests/spe-pad-overflow
 # drives the perf ABI (as uid 65534) to a wakeup at the head of a
-# remapped AUX area, on emulated SPE with no hypervisor (x-spe-mode=bare)
-# and 2-byte record alignment (x-spe-align=1, PMBIDR_EL1.Align = 1).
+# remapped AUX area, on emulated SPE with no hypervisor
+# (x-spe-ignore-pmb-writes=never) and 2-byte record alignment
+# (x-spe-align=1, PMBIDR_EL1.Align = 1).
 #  - the unpatched base kernel must oops in the SPE driver's start path
 #    writing past the AUX buffer (the negative control: if it does not,
 #    the reproducer no longer reproduces anything);
@@ -20,7 +21,7 @@ base=$(need_image base)
 "$ROOT/scripts/guest/build.sh" tests >&2 || die "scripts/guest/build.sh tests failed"
 "$ROOT/scripts/guest/build.sh" init >&2 || die "scripts/guest/build.sh init failed"
 repro=$BUILD/guest/tests/spe-pad-overflow
-SPE=x-spe-mode=bare,x-spe-align=1
+SPE=x-spe-ignore-pmb-writes=never,x-spe-align=1
 # What the kernel prints when the memset() hits the page after the buffer
 OOPS='Unable to handle kernel paging request|Internal error: Oops'
 

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # The emulated SPE on its own: the bare-metal test our QEMU series adds
 # (tests/tcg/aarch64/system/spe.c), built with the cross compiler against
-# QEMU's own boot code and minilib, and run at EL1 once per x-spe-mode
-# (bare; den0154 and r24557 with a 64KiB MaxBuffSize), and den0154 again
-# under -icount and with a buffer-size event below that size, three
-# times more to see that -seed decides PMSIRR_EL1.RND's jitter, and once
-# across a migration (and read by gdb).  Each "ok:" or "FAIL:" line of
-# the test is one RESULT.
+# QEMU's own boot code and minilib, and run at EL1 once per value of
+# x-spe-ignore-pmb-writes (never; enabled and profiling with a 64KiB
+# MaxBuffSize), "enabled" again under -icount, "never" again with
+# x-spe-uarch-model, three times more to see that -seed decides
+# PMSIRR_EL1.RND's jitter, and once across a migration (and read by
+# gdb).  Each "ok:" or "FAIL:" line of the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized), the virt board's DT node and its
 # ACPI MADT (the SPE overflow interrupt of every GICC).  No
@@ -38,19 +38,19 @@ spe() {
 		-kernel "$out/spe"
 }
 
-# den0154-icount: with -icount, where only the last instruction of a TB
-# may read the virtual clock (the timestamps); den0154-below: a
-# buffer-size event from 16KiB, below the advertised 64KiB (the test's
-# third argument, in KiB)
-for run in bare den0154 r24557 den0154-icount den0154-below; do
+# enabled-icount: with -icount, where only the last instruction of a TB
+# may read the virtual clock (the timestamps); never-model: with the
+# invented cache, TLB and predictor model (events, latencies, the
+# latency filter)
+for run in never enabled profiling enabled-icount never-model; do
 	mode=${run%-*}
-	props="spe=on,x-spe-mode=$mode"
-	[ "$mode" = bare ] || props="$props,x-spe-max-buff-size=64K"
+	props="spe=on,x-spe-ignore-pmb-writes=$mode"
+	[ "$mode" = never ] || props="$props,x-spe-max-buff-size=64K"
 	icount=()
 	args=arg=1,arg=$mode
 	case $run in
 	*-icount) icount=(-icount shift=0) ;;
-	*-below) props="$props,x-spe-size-event-below=16K" args="$args,arg=16" ;;
+	*-model) props="$props,x-spe-uarch-model=on" args="$args,arg=model" ;;
 	esac
 	rc=0
 	rm -f "$out/$run.out"
@@ -74,7 +74,7 @@ done
 # PCs (the test's "# jitter:" line) must repeat under one -seed and
 # change under another.
 jitter() {	# jitter SEED: the test's jitter line under -seed SEED
-	spe "$out/jitter-$1.out" spe=on,x-spe-mode=bare arg=1,arg=bare -seed "$1" \
+	spe "$out/jitter-$1.out" spe=on arg=1,arg=never -seed "$1" \
 		>/dev/null 2>&1 || true
 	sed -n 's/^# jitter: //p' "$out/jitter-$1.out"
 }
@@ -97,16 +97,17 @@ else
 	fi
 fi
 
-# Migration: the SPE registers go with the CPU's.  The source programs
-# them and waits; HMP's migrate (it returns when the migration is done)
-# writes the state to a file, and the destination, loading it with a
-# command line that ends in "migrated", compares.
+# Migration: the SPE registers go with the CPU's, and PMBIRQ's level with
+# them.  The source programs them (PMBSR_EL1.S = 1) and waits; HMP's
+# migrate (it returns when the migration is done) writes the state to a
+# file, and the destination, loading it with a command line that ends in
+# "migrated", compares, then clears S and sees PMBIRQ drop.
 mig=$out/spe.mig
 rm -f "$mig" "$out"/migrate-*.out
 # shellcheck disable=SC2054 # QEMU's options take comma-separated lists
-vm=(-M virt -cpu max,spe=on,x-spe-mode=den0154,x-spe-max-buff-size=64K -display none
+vm=(-M virt,gic-version=3 -cpu max,spe=on,x-spe-ignore-pmb-writes=enabled,x-spe-max-buff-size=64K -display none
     -nic none -kernel "$out/spe")
-semi=enable=on,target=native,chardev=output,arg=1,arg=den0154,arg=0,arg=migrate
+semi=enable=on,target=native,chardev=output,arg=1,arg=enabled,arg=migrate
 {
 	for _ in $(seq 300); do
 		grep -qs '^# migration: waiting' "$out/migrate-src.out" && break
@@ -145,8 +146,8 @@ for _ in $(seq 300); do
 	grep -qs '^# migration: waiting' "$out/gdb-guest.out" && break
 	sleep 0.1
 done
-gregs="PMSCR_EL1=0x30 PMSICR_EL1=0x12345 PMSIRR_EL1=0x1001 PMSFCR_EL1=0x20006
-	PMSLATFR_EL1=0x4d PMBSR_EL1=0x90000007"
+gregs="PMSCR_EL1=0x70 PMSICR_EL1=0x12345 PMSIRR_EL1=0x1001 PMSFCR_EL1=0x20002
+	PMSLATFR_EL1=0x4d PMBSR_EL1=0x90020007"
 gdbx=()
 for r in $gregs; do
 	gdbx+=(-ex "printf \"${r%=*} %#lx\\n\", \$${r%=*}")
@@ -178,20 +179,21 @@ refused() {
 		result fail "qemu-props: -M $1 -cpu max,$2 refused, but not with \"$3\": $msg"
 	fi
 }
-refused virt x-spe-mode=den0154 "x-spe-* properties need spe=on"
-refused virt spe=on,x-spe-max-buff-size=1M "need x-spe-mode=den0154"
-refused virt spe=on,x-spe-mode=den0154,x-spe-max-buff-size=1000000 "nearest encodable sizes are 999424 and 1003520"
+refused virt x-spe-ignore-pmb-writes=enabled "x-spe-* properties need spe=on"
+refused virt x-spe-uarch-model=on "x-spe-* properties need spe=on"
+refused virt spe=on,x-spe-ignore-pmb-writes=den0154 "does not accept value"
+refused virt spe=on,x-spe-max-buff-size=1000000 "nearest encodable sizes are 999424 and 1003520"
 refused virt spe=on,x-spe-align=7 "at most 6"
 refused virt spe=on,spe-min-period-ns=0 "spe-min-period-ns"
 refused virt,virtualization=on spe=on "EL1-owned buffer only"
 msg=$(printf '%s\n' '{"execute":"qmp_capabilities"}' \
-	'{"execute":"qom-set","arguments":{"path":"/machine/unattached/device[0]","property":"x-spe-mode","value":"den0154"}}' \
+	'{"execute":"qom-set","arguments":{"path":"/machine/unattached/device[0]","property":"x-spe-ignore-pmb-writes","value":"enabled"}}' \
 	'{"execute":"quit"}' |
 	timeout 20 "$qemu" -M virt -cpu max,spe=on -qmp stdio -display none -nic none -S 2>&1)
 if echo "$msg" | grep -q 'after it was realized'; then
-	result pass "qemu-props: x-spe-mode cannot be set on a realized CPU"
+	result pass "qemu-props: x-spe-ignore-pmb-writes cannot be set on a realized CPU"
 else
-	result fail "qemu-props: qom-set x-spe-mode on a realized CPU: $msg"
+	result fail "qemu-props: qom-set x-spe-ignore-pmb-writes on a realized CPU: $msg"
 fi
 
 # The virt board's device tree has the SPE node exactly when spe=on.

@@ -105,12 +105,12 @@ run "$n" "$base" den0154 1M 0 --user "$fork" "${sigtrap[@]}"
 out=$BUILD/upstream/$NAME-$n
 stopped=$(qemu_counter "$out/trace.log" stopped_reads)
 failed=$(grep -ac '^not ok [0-9]' "$out/console.txt" || true)
-echo "host: base kernel: stopped-PMBSR reads $stopped+, $failed tests said not ok"
+echo "host: base kernel: stopped-PMBSR reads $stopped, $failed tests said not ok"
 sed 's/^RESULT /  base: /' "$out/results"
 if [ "$stopped" -ge "$STORM_READS" ] || [ "$failed" -gt 0 ]; then
-	result pass "$NAME-$n: the unpatched kernel storms ($stopped+ reads of a stopped PMBSR_EL1) or fails ($failed tests not ok)"
+	result pass "$NAME-$n: the unpatched kernel storms ($stopped reads of a stopped PMBSR_EL1) or fails ($failed tests not ok)"
 else
-	result fail "$NAME-$n: the unpatched kernel neither storms ($stopped+ reads of a stopped PMBSR_EL1) nor fails a test"
+	result fail "$NAME-$n: the unpatched kernel neither storms ($stopped reads of a stopped PMBSR_EL1) nor fails a test"
 fi
 
 # The control that the sigtrap_threads skip stands on

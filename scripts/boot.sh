@@ -11,9 +11,9 @@
 #                      our build/qemu-<version>/qemu-system-aarch64 with
 #                      emulated SPE (qemu/build.sh, "make qemu"), or that binary
 #   --spe PROPS        SPE properties of -cpu max (with --qemu spe), e.g.
-#                      x-spe-mode=den0154,x-spe-max-buff-size=1M
-#                      (qemu/README.md); QEMU's arm_spe_count and
-#                      arm_spe_event trace lines go to qemu.stderr
+#                      x-spe-ignore-pmb-writes=enabled,x-spe-max-buff-size=1M
+#                      (qemu/README.md); QEMU's SPE trace goes to
+#                      qemu.stderr, counted (lib.sh: spe_trace_count)
 #   --test FILE        run FILE in the guest (in /tests, in name order)
 #   --file SRC:DEST    also put SRC at DEST in the initramfs
 #   --storm expect|clean  init's built-in SPE check (guest/init.c)
@@ -62,7 +62,7 @@ if [ -n "$spe" ]; then
 	[ "$qemu" != /usr/bin/qemu-system-aarch64 ] ||
 		die "--spe needs our QEMU (--qemu spe): Debian's has no emulated SPE"
 	cpu="max,spe=on,$spe"
-	trace=(-trace arm_spe_count -trace arm_spe_event)
+	trace=("${SPE_TRACE[@]}")
 fi
 case "$storm" in
 '' | expect | clean) ;;
@@ -81,7 +81,12 @@ cmd=""
 guest_qemu q "$qemu" "$machine" "$cpu" 2 "$mem" "$image" "$out/initramfs.cpio.gz" "${cmd# }" "${trace[@]}"
 note "boot $name: $qemu -M $machine -cpu $cpu, $(basename "$image"), \"${cmd# }\""
 rc=0
-timeout -k 10 "$timeout" "${q[@]}" >"$out/console.log" 2>"$out/qemu.stderr" </dev/null || rc=$?
+# QEMU's stderr, its SPE trace counted (lib.sh: spe_trace_count)
+exec {tfd}> >(spe_trace_count >"$out/qemu.stderr")
+tpid=$!
+timeout -k 10 "$timeout" "${q[@]}" >"$out/console.log" 2>&$tfd </dev/null || rc=$?
+exec {tfd}>&-
+wait $tpid || true
 tr -d '\r' <"$out/console.log" >"$out/console.txt"
 
 if ! grep -q '^==== spe-tests end ====' "$out/console.txt"; then

@@ -8,10 +8,13 @@
 #                                               exit with its exit status
 #
 #   --image FILE      the kernel (default build/images/<BASE>-Image)
-#   --mode MODE       x-spe-mode: bare (default), den0154 or r24557; off:
-#                     no SPE at all (-cpu max)
-#   --limit SIZE      x-spe-max-buff-size, e.g. 1M (default: none; not
-#                     with bare, which has no limit)
+#   --mode MODE       which hypervisor the guest runs under: bare (none,
+#                     the default), den0154 (one that ignores buffer
+#                     register writes while the buffer is enabled:
+#                     x-spe-ignore-pmb-writes=enabled) or r24557 (one
+#                     that ignores them only while profiling:
+#                     =profiling); off: no SPE at all (-cpu max)
+#   --limit SIZE      x-spe-max-buff-size, e.g. 1M (default: none)
 #   --cpus N          vCPUs (default 2)
 #   --mem SIZE        guest RAM (default 1G)
 #   --spe PROPS       more -cpu properties, e.g. x-spe-align=2 (qemu/README.md)
@@ -35,8 +38,8 @@
 # The command's exit status is read from the marker line the guest's /init
 # prints after it (guest/rootfs-init); no marker (guest crashed, timeout)
 # is status 255.  The whole console, QEMU's stderr and the emulated SPE's
-# arm_spe_count and arm_spe_event trace lines are kept in --out
-# (console.txt, qemu.stderr, trace.log).
+# the SPE trace (lib.sh: SPE_TRACE, counted by spe_trace_count) is kept
+# in --out (console.txt, qemu.stderr, trace.log).
 #
 # Interactive: serial console on stdio (-nographic); leave the shell with
 # exit or Ctrl-D (the guest powers off), or QEMU with Ctrl-A x.
@@ -70,7 +73,9 @@ image=${image:-$(image_path work)}
 [ -x "$qemu" ] || die "no QEMU at $qemu (make qemu)"
 [ -f "$rootfs" ] || die "no rootfs at $rootfs (make rootfs)"
 case "$mode" in
-bare | den0154 | r24557) cpu="max,spe=on,x-spe-mode=$mode" ;;
+bare) cpu="max,spe=on" ;;
+den0154) cpu="max,spe=on,x-spe-ignore-pmb-writes=enabled" ;;
+r24557) cpu="max,spe=on,x-spe-ignore-pmb-writes=profiling" ;;
 off) cpu=max ;;
 *) die "--mode bare|den0154|r24557|off, not $mode" ;;
 esac
@@ -101,9 +106,13 @@ fi
 # CONFIG_BINFMT_SCRIPT
 cmd="$cmd rdinit=/bin/bash -- /init"
 
+# The trace, counted (lib.sh: spe_trace_count), to trace.log
+exec {tfd}> >(spe_trace_count >"$run/trace.log")
+tpid=$!
+trap 'exec {tfd}>&-; wait $tpid || true; [ -z "${tmp:-}" ] || rm -rf "$tmp"' EXIT
 q=()
 guest_qemu q "$qemu" "virt,gic-version=3" "$cpu" "$cpus" "$mem" "$image" "$initrd" "$cmd" \
-	-trace arm_spe_count -trace arm_spe_event -D "$run/trace.log" "${icount[@]}"
+	"${SPE_TRACE[@]}" -D "/dev/fd/$tfd" "${icount[@]}"
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
 if [ $# -eq 0 ]; then

@@ -452,12 +452,47 @@ pack_cpio() {
 		mv "$2.tmp" "$2"
 }
 
+# spe_trace_count: QEMU's trace on stdin, out on stdout with the lines of
+# three SPE trace events replaced by counts: one line per record written
+# (arm_spe_record), per record discarded (arm_spe_discard) and per read of
+# a stopped PMBSR_EL1 (arm_spe_pmbsr_read_stopped) are counted per CPU,
+# and written as "arm_spe_count cpu N WHAT VALUE" (WHAT: records,
+# discarded, stopped_reads) each time VALUE reaches a power of two, and
+# with the final VALUE at the end.  An interrupt storm is millions of
+# reads: only their count is kept.  Every other line passes through.
+spe_trace_count() {
+	awk 'match($0, /arm_spe_(record|discard|pmbsr_read_stopped) cpu [0-9]+/) {
+		split(substr($0, RSTART, RLENGTH), f, " ")
+		what = "stopped_reads"
+		if (f[1] == "arm_spe_record") what = "records"
+		if (f[1] == "arm_spe_discard") what = "discarded"
+		k = what " " f[3]
+		if (!(k in at)) at[k] = 1
+		if (++n[k] == at[k]) {
+			printf "arm_spe_count cpu %s %s %d\n", f[3], what, n[k]
+			at[k] *= 2
+		}
+		next
+	}
+	{ print }
+	END {
+		for (k in n) {
+			split(k, p, " ")
+			printf "arm_spe_count cpu %s %s %d\n", p[2], p[1], n[k]
+		}
+	}'
+}
+
+# SPE_TRACE: the QEMU trace events spe_trace_count reads, and the
+# management events
+SPE_TRACE=(-trace arm_spe_record -trace arm_spe_discard
+	-trace arm_spe_pmbsr_read_stopped -trace arm_spe_event)
+
 # Result lines for the final count: RESULT <pass|fail|skip> <name>
-# qemu_counter FILE WHAT: how far QEMU's SPE counter WHAT (records,
+# qemu_counter FILE WHAT: how far QEMU's SPE count WHAT (records,
 # discarded, stopped_reads: PMBSR_EL1 reads while S == 1) got, summed over
-# the CPUs, from the trace QEMU wrote to FILE.  QEMU traces each counter at
-# its powers of two ("arm_spe_count cpu N WHAT VALUE"), so this is a lower
-# bound within a factor of two.
+# the CPUs, from a trace spe_trace_count wrote to FILE: exact when the
+# trace ended, else a lower bound within a factor of two.
 qemu_counter() {
 	awk -v what="$2" '$0 ~ "arm_spe_count cpu [0-9]+ " what " [0-9]+$" {
 		n = split($0, f, " "); cpu = f[n - 2]
