@@ -62,7 +62,7 @@ if [ -n "$spe" ]; then
 	[ "$qemu" != /usr/bin/qemu-system-aarch64 ] ||
 		die "--spe needs our QEMU (--qemu spe): Debian's has no emulated SPE"
 	cpu="max,spe=on,$spe"
-	trace=("${SPE_TRACE[@]}")
+	trace=("${SPE_TRACE[@]}" -trace arm_spe_record)
 fi
 case "$storm" in
 '' | expect | clean) ;;
