@@ -196,6 +196,26 @@ else
 	result fail "qemu-props: qom-set x-spe-ignore-pmb-writes on a realized CPU: $msg"
 fi
 
+# QEMU's own CPU-features qtest (tests/qtest/arm-cpu-features.c; the
+# series adds that query-cpu-model-expansion reports spe, off by default
+# on max, and not at all on cortex-a57): each TAP "ok"/"not ok" line is
+# a RESULT; no result line, or a bail-out, is a failure.
+qt=$QEMU_DIR/tests/qtest/arm-cpu-features
+if [ ! -x "$qt" ]; then
+	result fail "qemu-qtest: no $qt (qemu/build.sh builds it)"
+else
+	rc=0
+	QTEST_QEMU_BINARY=$QEMU_DIR/qemu-system-aarch64 timeout 300 "$qt" \
+		>"$out/qtest-cpu-features.out" 2>&1 || rc=$?
+	sed -n 's/^ok [0-9]* \(.*\)/RESULT pass qemu-qtest: arm-cpu-features \1/p
+		s/^not ok [0-9]* \(.*\)/RESULT fail qemu-qtest: arm-cpu-features \1/p' \
+		"$out/qtest-cpu-features.out"
+	if grep -q '^Bail out' "$out/qtest-cpu-features.out" ||
+	   ! grep -q '^ok ' "$out/qtest-cpu-features.out"; then
+		result fail "qemu-qtest: arm-cpu-features did not finish (exit $rc): $(grep -m1 'ERROR\|Bail' "$out/qtest-cpu-features.out")"
+	fi
+fi
+
 # The virt board's device tree has the SPE node exactly when spe=on.
 for props in spe=on "pmu=on"; do
 	dtb=$out/virt-$props.dtb

@@ -168,8 +168,10 @@ fetch_meson
 prepare_git "$d"
 apply_series
 configure_build
-note "ninja -j$JOBS qemu-system-aarch64"
-ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 >"$OUT/ninja.log" 2>&1 ||
+# and QEMU's CPU-features qtest, which the series extends
+note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features"
+ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 tests/qtest/arm-cpu-features \
+	>"$OUT/ninja.log" 2>&1 ||
 	{ tail -n 40 "$OUT/ninja.log"; die "build failed (see $OUT/ninja.log)"; }
 tail -n 1 "$OUT/ninja.log"
 note "built $OUT/qemu-system-aarch64"
