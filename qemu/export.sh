@@ -28,7 +28,9 @@ git -C "$GIT" format-patch -q --no-signature --zero-commit --cover-letter \
 sed -i "s/^Date: .*/Date: $(git -C "$GIT" log -1 --format=%aD spe)/" "$OUT/0000-cover-letter.patch"
 {
 	echo "# QEMU SPE series, applied in order by build.sh"
-	(cd "$OUT" && ls -1 -- *.patch | grep -v '^0000-cover-letter\.patch$')
+	for p in "$OUT"/*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || echo "${p##*/}"
+	done
 } > "$OUT/series"
 cat "$OUT/series"
 
