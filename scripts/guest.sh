@@ -38,8 +38,8 @@
 # The command's exit status is read from the marker line the guest's /init
 # prints after it (guest/rootfs-init); no marker (guest crashed, timeout)
 # is status 255.  The whole console, QEMU's stderr and the emulated SPE's
-# the SPE trace (lib.sh: SPE_TRACE, counted by spe_trace_count) is kept
-# in --out (console.txt, qemu.stderr, trace.log).
+# trace (lib.sh: SPE_TRACE, counted by spe_trace_count) are kept in
+# --out (console.txt, qemu.stderr, trace.log).
 #
 # Interactive: serial console on stdio (-nographic); leave the shell with
 # exit or Ctrl-D (the guest powers off), or QEMU with Ctrl-A x.
