@@ -9,9 +9,9 @@
 # PMSIRR_EL1.RND's jitter, and once across a migration (and read by
 # gdb).  Each "ok:" or "FAIL:" line of the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
-# change once the CPU is realized), the virt board's DT node and its
-# ACPI MADT (the SPE overflow interrupt of every GICC).  No
-# kernel is involved.
+# change once the CPU is realized), QEMU's CPU-features qtest, the virt
+# board's DT node and its ACPI MADT (the SPE overflow interrupt of every
+# GICC).  No kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 

@@ -6,8 +6,9 @@
 # "spe" on top of tag "pristine" (Debian's source) becomes one
 # format-patch file, listed in order in qemu/patches/series, and
 # qemu/cover-letter.txt (a subject line, a blank line, the text) the
-# cover letter 0000-cover-letter.patch, which build.sh does not apply.  Then build.sh will not re-apply
-# anything (the record matches what is checked out).
+# cover letter 0000-cover-letter.patch, which build.sh does not apply.
+# Then build.sh will not re-apply anything (the record matches what is
+# checked out).
 
 set -euo pipefail
 
