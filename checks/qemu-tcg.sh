@@ -9,9 +9,10 @@
 # PMSIRR_EL1.RND's jitter, and once across a migration (and read by
 # gdb).  Each "ok:" or "FAIL:" line of the test is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
-# change once the CPU is realized), QEMU's CPU-features qtest, the virt
-# board's DT node and its ACPI MADT (the SPE overflow interrupt of every
-# GICC).  No kernel is involved.
+# change once the CPU is realized), QEMU's CPU-features qtest, QEMU's
+# ACPI tables qtest with SPE (UEFI firmware, no kernel), the virt board's
+# DT node and its ACPI MADT (the SPE overflow interrupt of every GICC).
+# No kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -213,6 +214,25 @@ else
 	if grep -q '^Bail out' "$out/qtest-cpu-features.out" ||
 	   ! grep -q '^ok ' "$out/qtest-cpu-features.out"; then
 		result fail "qemu-qtest: arm-cpu-features did not finish (exit $rc): $(grep -m1 'ERROR\|Bail' "$out/qtest-cpu-features.out")"
+	fi
+fi
+
+# QEMU's ACPI tables qtest, its virt variant with SPE (the series adds
+# it and the expected MADT, tests/data/acpi/aarch64/virt/APIC.spe): UEFI
+# (Debian's AAVMF, qemu/build.sh) boots the virt board with -cpu
+# max,spe=on and every table must equal the expected one.
+bt=$QEMU_DIR/tests/qtest/bios-tables-test
+if [ ! -x "$bt" ] || [ ! -f "$QEMU_DIR/pc-bios/edk2-aarch64-code.fd" ]; then
+	result fail "qemu-acpi-qtest: no $bt or no firmware (qemu/build.sh builds and fetches them)"
+else
+	rc=0
+	(cd "$QEMU_DIR" && QTEST_QEMU_BINARY=./qemu-system-aarch64 timeout 300 \
+		tests/qtest/bios-tables-test -p /aarch64/acpi/virt/spe) \
+		>"$out/qtest-bios-tables.out" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] && grep -q '^ok 1 /aarch64/acpi/virt/spe$' "$out/qtest-bios-tables.out"; then
+		result pass "qemu-acpi-qtest: bios-tables-test /aarch64/acpi/virt/spe: the tables equal the expected ones"
+	else
+		result fail "qemu-acpi-qtest: bios-tables-test /aarch64/acpi/virt/spe (exit $rc): $(grep -m1 'Warning\|ERROR\|Bail' "$out/qtest-bios-tables.out")"
 	fi
 fi
 

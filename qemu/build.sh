@@ -144,6 +144,28 @@ configure_build() {
 	echo "$CONF_ARGS" > "$OUT/.spe-configured"
 }
 
+# UEFI firmware for QEMU's ACPI tables qtest (bios-tables-test), which
+# looks for it as pc-bios/edk2-aarch64-code.fd and edk2-arm-vars.fd in the
+# build directory: Debian's source has no edk2 images, so take trixie's
+# AAVMF (qemu-efi-aarch64, Architecture: all), unpacked, not installed.
+fetch_firmware() {
+	local f=$BUILD/qemu-efi a=usr/share/AAVMF
+	if [ ! -f "$f/$a/AAVMF_CODE.no-secboot.fd" ]; then
+		note "fetching qemu-efi-aarch64 (private apt configuration)"
+		qapt_update
+		rm -rf "$f" "$f.deb"
+		mkdir -p "$f.deb"
+		(cd "$f.deb" && qapt download qemu-efi-aarch64 >&2) ||
+			die "cannot download qemu-efi-aarch64"
+		dpkg-deb -x "$f.deb"/qemu-efi-aarch64_*.deb "$f"
+	fi
+	mkdir -p "$OUT/pc-bios"
+	cmp -s "$f/$a/AAVMF_CODE.no-secboot.fd" "$OUT/pc-bios/edk2-aarch64-code.fd" ||
+		cp "$f/$a/AAVMF_CODE.no-secboot.fd" "$OUT/pc-bios/edk2-aarch64-code.fd"
+	cmp -s "$f/$a/AAVMF_VARS.fd" "$OUT/pc-bios/edk2-arm-vars.fd" ||
+		cp "$f/$a/AAVMF_VARS.fd" "$OUT/pc-bios/edk2-arm-vars.fd"
+}
+
 CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
  --without-default-devices --with-devices-aarch64=spe-test
  --disable-gtk --disable-sdl --disable-vnc --disable-opengl --disable-virglrenderer
@@ -168,9 +190,11 @@ fetch_meson
 prepare_git "$d"
 apply_series
 configure_build
-# and QEMU's CPU-features qtest, which the series extends
-note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features"
+fetch_firmware
+# and QEMU's CPU-features and ACPI tables qtests, which the series extends
+note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features tests/qtest/bios-tables-test"
 ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 tests/qtest/arm-cpu-features \
+	tests/qtest/bios-tables-test \
 	>"$OUT/ninja.log" 2>&1 ||
 	{ tail -n 40 "$OUT/ninja.log"; die "build failed (see $OUT/ninja.log)"; }
 tail -n 1 "$OUT/ninja.log"
