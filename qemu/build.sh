@@ -65,18 +65,26 @@ fetch_source() {
 	echo "$d"
 }
 
+# unpack_deb PKG DIR FILE: download PKG (name or name=version) through the
+# private apt configuration and unpack it into DIR (not installed), unless
+# DIR/FILE shows it is there already
+unpack_deb() {
+	local pkg=$1 dir=$2
+	[ -e "$dir/$3" ] && return 0
+	note "fetching $pkg (private apt configuration)"
+	qapt_update
+	rm -rf "$dir" "$dir.deb"
+	mkdir -p "$dir.deb"
+	(cd "$dir.deb" && qapt download "$pkg" >&2) || die "cannot download $pkg"
+	dpkg-deb -x "$dir.deb/${pkg%%=*}"_*.deb "$dir"
+	[ -e "$dir/$3" ] || die "$pkg has no $3"
+}
+
 # QEMU 10 wants meson >= 1.5: unpack trixie's (pure Python) next to the
 # source and put it on PYTHONPATH for configure and ninja.
 fetch_meson() {
 	local m=$BUILD/meson
-	if [ ! -d "$m/usr/lib/python3/dist-packages/mesonbuild" ]; then
-		note "fetching $MESON_DEB (private apt configuration)"
-		qapt_update
-		rm -rf "$m" "$m.deb"
-		mkdir -p "$m.deb"
-		(cd "$m.deb" && qapt download "$MESON_DEB" >&2) || die "cannot download $MESON_DEB"
-		dpkg-deb -x "$m.deb"/meson_*.deb "$m"
-	fi
+	unpack_deb "$MESON_DEB" "$m" usr/lib/python3/dist-packages/mesonbuild
 	export PYTHONPATH=$m/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 }
 
@@ -149,21 +157,15 @@ configure_build() {
 # build directory: Debian's source has no edk2 images, so take trixie's
 # AAVMF (qemu-efi-aarch64, Architecture: all), unpacked, not installed.
 fetch_firmware() {
-	local f=$BUILD/qemu-efi a=usr/share/AAVMF
-	if [ ! -f "$f/$a/AAVMF_CODE.no-secboot.fd" ]; then
-		note "fetching qemu-efi-aarch64 (private apt configuration)"
-		qapt_update
-		rm -rf "$f" "$f.deb"
-		mkdir -p "$f.deb"
-		(cd "$f.deb" && qapt download qemu-efi-aarch64 >&2) ||
-			die "cannot download qemu-efi-aarch64"
-		dpkg-deb -x "$f.deb"/qemu-efi-aarch64_*.deb "$f"
-	fi
+	local a=$BUILD/qemu-efi/usr/share/AAVMF from to
+	unpack_deb qemu-efi-aarch64 "$BUILD/qemu-efi" usr/share/AAVMF/AAVMF_VARS.fd
 	mkdir -p "$OUT/pc-bios"
-	cmp -s "$f/$a/AAVMF_CODE.no-secboot.fd" "$OUT/pc-bios/edk2-aarch64-code.fd" ||
-		cp "$f/$a/AAVMF_CODE.no-secboot.fd" "$OUT/pc-bios/edk2-aarch64-code.fd"
-	cmp -s "$f/$a/AAVMF_VARS.fd" "$OUT/pc-bios/edk2-arm-vars.fd" ||
-		cp "$f/$a/AAVMF_VARS.fd" "$OUT/pc-bios/edk2-arm-vars.fd"
+	for from in AAVMF_CODE.no-secboot.fd:edk2-aarch64-code.fd \
+		    AAVMF_VARS.fd:edk2-arm-vars.fd; do
+		to=$OUT/pc-bios/${from#*:}
+		from=$a/${from%%:*}
+		cmp -s "$from" "$to" || cp "$from" "$to"
+	done
 }
 
 CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
