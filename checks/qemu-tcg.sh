@@ -7,7 +7,8 @@
 # MaxBuffSize), "enabled" again under -icount, "never" again with
 # x-spe-uarch-model, three times more to see that -seed decides
 # PMSIRR_EL1.RND's jitter, and once across a migration (and read by
-# gdb).  Each "ok:" or "FAIL:" line of the test is one RESULT.
+# gdb); and spe-el2.c once at EL2 (-M virt,virtualization=on).  Each
+# "ok:" or "FAIL:" line of the tests is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized), QEMU's CPU-features qtest, QEMU's
 # ACPI tables qtest with SPE (UEFI firmware, no kernel), the virt board's
@@ -25,8 +26,10 @@ cc=${CROSS_COMPILE}gcc
 "$cc" "${cflags[@]}" -x assembler-with-cpp -Wa,--noexecstack \
 	-c "$src/aarch64/system/boot.S" -o "$out/boot.o"
 "$cc" "${cflags[@]}" -c "$src/minilib/printf.c" -o "$out/printf.o"
-"$cc" "${cflags[@]}" -Wall "$src/aarch64/system/spe.c" -o "$out/spe" \
-	-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
+for t in spe spe-el2; do
+	"$cc" "${cflags[@]}" -Wall "$src/aarch64/system/$t.c" -o "$out/$t" \
+		-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
+done
 
 # spe OUTPUT PROPS ARGS [QEMU OPTION...]: run the test on -cpu max,PROPS
 # with the semihosting arguments ARGS, its output in OUTPUT
@@ -70,6 +73,26 @@ for run in never enabled profiling enabled-icount never-model; do
 	grep -q '^# 0 failure(s)$' "$out/$run.out" || [ "$n" != 0 ] ||
 		result fail "qemu-tcg-spe/$run: the test did not finish"
 done
+
+# spe-el2: at EL2 (-M virt,virtualization=on), the buffer's owner, PMSCR_EL2,
+# the traps of MDCR_EL2 and the fine-grained traps, the VHE aliases and a
+# stage 2 fault on a buffer write
+rc=0
+rm -f "$out/el2.out"
+timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt,virtualization=on -cpu max,spe=on \
+	-display none -monitor none -chardev file,path="$out/el2.out",id=output \
+	-semihosting-config enable=on,target=native,chardev=output,arg=2 \
+	-kernel "$out/spe-el2" || rc=$?
+touch "$out/el2.out"
+head -c 20000 "$out/el2.out"
+sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/el2: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/el2: /p" \
+	"$out/el2.out"
+n=$(grep -c '^FAIL: ' "$out/el2.out" || true)
+if [ $rc != 0 ] && [ "$n" = 0 ]; then
+	result fail "qemu-tcg-spe/el2: QEMU exited with $rc and no failed check"
+fi
+grep -q '^# 0 failure(s)$' "$out/el2.out" || [ "$n" != 0 ] ||
+	result fail "qemu-tcg-spe/el2: the test did not finish"
 
 # PMSIRR_EL1.RND draws on the guest random number source: the sampled
 # PCs (the test's "# jitter:" line) must repeat under one -seed and
@@ -186,7 +209,6 @@ refused virt spe=on,x-spe-ignore-pmb-writes=den0154 "does not accept value"
 refused virt spe=on,x-spe-max-buff-size=1000000 "nearest encodable sizes are 999424 and 1003520"
 refused virt spe=on,x-spe-align=7 "at most 6"
 refused virt spe=on,spe-min-period-ns=0 "spe-min-period-ns"
-refused virt,virtualization=on spe=on "EL1-owned buffer only"
 msg=$(printf '%s\n' '{"execute":"qmp_capabilities"}' \
 	'{"execute":"qom-set","arguments":{"path":"/machine/unattached/device[0]","property":"x-spe-ignore-pmb-writes","value":"enabled"}}' \
 	'{"execute":"quit"}' |

@@ -22,6 +22,9 @@
 #   --icount SHIFT    -icount shift=SHIFT: guest time follows the
 #                     instructions executed (0: one per ns), as timing
 #                     tests such as perf's test_arm_spe_fork.sh need
+#   --el 1|vhe|nvhe   where the kernel runs: EL1, as a guest (default); EL2
+#                     with VHE (-M virt,virtualization=on); EL2 without VHE
+#                     (kvm-arm.mode=nvhe as well)
 #   --qemu FILE       QEMU (default build/qemu-<version>/qemu-system-aarch64,
 #                     "make qemu")
 #   --rootfs FILE     the initramfs (default
@@ -46,7 +49,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600
+icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600 el=1
 run=$BUILD/guest-run
 qemu=$QEMU_DIR/qemu-system-aarch64
 rootfs=$BUILD/guest/$NAME/rootfs-bookworm.cpio.gz
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
 	--icount) icount=(-icount "shift=$2"); shift 2 ;;
+	--el) el=$2; shift 2 ;;
 	--rootfs) rootfs=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) run=$2; shift 2 ;;
@@ -80,6 +84,13 @@ off) cpu=max ;;
 *) die "--mode bare|den0154|r24557|off, not $mode" ;;
 esac
 [ -z "$limit" ] || cpu="$cpu,x-spe-max-buff-size=$limit"
+machine=virt,gic-version=3
+case "$el" in
+1) ;;
+vhe) machine=$machine,virtualization=on ;;
+nvhe) machine=$machine,virtualization=on append="$append kvm-arm.mode=nvhe" ;;
+*) die "--el 1|vhe|nvhe, not $el" ;;
+esac
 [ -z "$spe" ] || cpu="$cpu,$spe"
 
 mkdir -p "$run"
@@ -111,7 +122,7 @@ exec {tfd}> >(spe_trace_count >"$run/trace.log")
 tpid=$!
 trap 'exec {tfd}>&-; wait $tpid || true; [ -z "${tmp:-}" ] || rm -rf "$tmp"' EXIT
 q=()
-guest_qemu q "$qemu" "virt,gic-version=3" "$cpu" "$cpus" "$mem" "$image" "$initrd" "$cmd" \
+guest_qemu q "$qemu" "$machine" "$cpu" "$cpus" "$mem" "$image" "$initrd" "$cmd" \
 	"${SPE_TRACE[@]}" -D "/dev/fd/$tfd" "${icount[@]}"
 note "$(basename "$image") on -cpu $cpu, $cpus CPUs" >&2
 
