@@ -7,8 +7,9 @@
 # MaxBuffSize), "enabled" again under -icount, "never" again with
 # x-spe-uarch-model, three times more to see that -seed decides
 # PMSIRR_EL1.RND's jitter, and once across a migration (and read by
-# gdb); and spe-el2.c once at EL2 (-M virt,virtualization=on).  Each
-# "ok:" or "FAIL:" line of the tests is one RESULT.
+# gdb); spe-el2.c once at EL2 (-M virt,virtualization=on) and spe-el3.c
+# once at EL3 (-M virt,secure=on,virtualization=on).  Each "ok:" or
+# "FAIL:" line of the tests is one RESULT.
 # Then the CPU properties (what realize refuses, and that they cannot
 # change once the CPU is realized), QEMU's CPU-features qtest, QEMU's
 # ACPI tables qtest with SPE (UEFI firmware, no kernel), the virt board's
@@ -26,7 +27,7 @@ cc=${CROSS_COMPILE}gcc
 "$cc" "${cflags[@]}" -x assembler-with-cpp -Wa,--noexecstack \
 	-c "$src/aarch64/system/boot.S" -o "$out/boot.o"
 "$cc" "${cflags[@]}" -c "$src/minilib/printf.c" -o "$out/printf.o"
-for t in spe spe-el2; do
+for t in spe spe-el2 spe-el3; do
 	"$cc" "${cflags[@]}" -Wall "$src/aarch64/system/$t.c" -o "$out/$t" \
 		-Wl,-T"$src/aarch64/system/kernel.ld" -static "$out/boot.o" "$out/printf.o" -lgcc
 done
@@ -81,19 +82,24 @@ for run in never enabled profiling enabled-icount never-model; do
 	results "$run" "$out/$run.out" $rc
 done
 
-# spe-el2: at EL2 (-M virt,virtualization=on), the buffer's owner, PMSCR_EL2,
-# the traps of MDCR_EL2 and the fine-grained traps, the VHE aliases and a
-# stage 2 fault on a buffer write
-rc=0
-rm -f "$out/el2.out"
-timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M virt,virtualization=on -cpu max,spe=on \
-	-display none -monitor none -chardev file,path="$out/el2.out",id=output \
-	-semihosting-config enable=on,target=native,chardev=output,arg=2 \
-	-kernel "$out/spe-el2" || rc=$?
-touch "$out/el2.out"
-# an exception the test does not expect loops in boot.S's handler
-head -c 20000 "$out/el2.out"
-results el2 "$out/el2.out" $rc
+# spe-el2: at EL2 (-M virt,virtualization=on), the buffer's owner,
+# PMSCR_EL2 (CX, PA, TS, PCT), the traps of MDCR_EL2 and the fine-grained
+# traps, the VHE aliases and a stage 2 fault on a buffer write; spe-el3:
+# at EL3 (secure=on as well), MDCR_EL3.NSPB and EnPMSN
+for el in 2 3; do
+	machine=virt,virtualization=on
+	[ $el = 2 ] || machine=$machine,secure=on
+	rc=0
+	rm -f "$out/el$el.out"
+	timeout 120 "$QEMU_DIR/qemu-system-aarch64" -M "$machine" -cpu max,spe=on \
+		-display none -monitor none -chardev file,path="$out/el$el.out",id=output \
+		-semihosting-config enable=on,target=native,chardev=output,arg=$el \
+		-kernel "$out/spe-el$el" || rc=$?
+	touch "$out/el$el.out"
+	# an exception the test does not expect loops in boot.S's handler
+	head -c 20000 "$out/el$el.out"
+	results "el$el" "$out/el$el.out" $rc
+done
 
 # PMSIRR_EL1.RND draws on the guest random number source: the sampled
 # PCs (the test's "# jitter:" line) must repeat under one -seed and
