@@ -8,6 +8,10 @@
 #   make check-upstream  the kernel tree's own perf and perf_events tests on
 #                   emulated SPE in every mode, with their controls, on
 #                   both bases (make check: DEN0154 on 7.3 only)
+#   make check-el2  the patched kernel as a KVM host at EL2, VHE and nVHE,
+#                   on emulated SPE: perf's SPE tests, the series'
+#                   kselftest and a KVM guest beside system-wide recording
+#                   (checks/upstream.sh --el2), on both bases
 #   make check-stable  the stable fixes alone on the bases that take only
 #                   them (6.1.y): applied, checked, the padding reproducer
 #                   on the unpatched and the patched kernel
@@ -41,7 +45,7 @@
 export KSRC BASE SERIES CHECK_BASES V616_FILES
 
 .PHONY: all deps base apply build image base-image images guest rootfs qemu test-ktap test-safety \
-	test-outgoing check check-upstream check-stable export outgoing bench soak clean
+	test-outgoing check check-upstream check-el2 check-stable export outgoing bench soak clean
 
 all: build
 
@@ -90,6 +94,9 @@ check:
 
 check-upstream:
 	@checks/run.sh --upstream
+
+check-el2:
+	@checks/run.sh --el2
 
 check-stable:
 	@checks/run.sh --stable

@@ -12,6 +12,10 @@
 # mode with their controls (checks/upstream.sh --all), on every
 # base; make check runs them under DEN0154 on the first base only.
 #
+# --el2 (make check-el2): the patched kernel as a host at EL2, VHE and
+# nVHE, with a KVM guest beside SPE recording (checks/upstream.sh --el2),
+# on every base.  make check leaves it out: CI's time has no room for it.
+#
 # --stable (make check-stable): the bases that take only the stable
 # fixes (lib.sh: STABLE_BASES, 6.1.y): the fixes applied, exported,
 # checked patch by patch, and the padding reproducer on the unpatched
@@ -26,12 +30,13 @@ if [ -n "$user_base" ] && [ -z "${KSRC:-}" ] && [ -z "${CHECK_BASES:-}" ]; then
 	CHECK_BASES=$user_base
 fi
 
-upstream_all='' stable=
+upstream_all='' stable='' el2=''
 case "${1:-}" in
 --upstream) upstream_all=1 ;;
+--el2) el2=1 ;;
 --stable) stable=1 ;;
 "") ;;
-*) echo "usage: $0 [--upstream|--stable]" >&2; exit 2 ;;
+*) echo "usage: $0 [--upstream|--el2|--stable]" >&2; exit 2 ;;
 esac
 for b in ${CHECK_BASES:-}; do
 	case " $DEBIAN_BASES $STABLE_BASES " in
@@ -43,7 +48,7 @@ for b in ${CHECK_BASES:-}; do
 	fi
 done
 mkdir -p "$BUILD"
-suffix=${upstream_all:+-upstream}${stable:+-stable}
+suffix=${upstream_all:+-upstream}${el2:+-el2}${stable:+-stable}
 log=$BUILD/check$suffix.log
 : >"$log"
 T0=$(date +%s)
@@ -89,7 +94,7 @@ summary() { "$ROOT/checks/summary.sh" "$log" | tee "$BUILD/summary$suffix.txt"; 
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or checks/NAME.sh.
 STAGES="base apply debian export series harness fuzz mutate boot qemu-spe padding upstream"
-if [ -n "$upstream_all" ]; then
+if [ -n "$upstream_all$el2" ]; then
 	STAGES="base apply upstream"
 elif [ -n "$stable" ]; then
 	STAGES="base apply debian export series padding"
@@ -107,6 +112,8 @@ check_tree() {
 		upstream)
 			if [ -n "$upstream_all" ]; then
 				a=(--all)
+			elif [ -n "$el2" ]; then
+				a=(--el2)
 			elif [ -z "${KSRC:-}" ] && [ "$BASE" != "${DEBIAN_BASES%% *}" ]; then
 				skip_stage "$p$s" "make check runs the tree's own tests on ${DEBIAN_BASES%% *} only; make check-upstream runs them on every base"
 				continue
@@ -124,7 +131,7 @@ stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
 # that could lose a user's work (on throwaway trees), make outgoing (test
 # identities, nothing sent), the emulated SPE's own test (no kernel) and
 # the linters on the project's own code.
-if [ -z "$upstream_all$stable" ]; then
+if [ -z "$upstream_all$el2$stable" ]; then
 	stage ktap-parser "$ROOT/checks/tests/ktap/run.sh"
 	stage safety "$ROOT/checks/tests/safety/run.sh"
 	stage outgoing "$ROOT/checks/tests/outgoing/run.sh"
@@ -147,7 +154,7 @@ else
 		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
 		(export BASE=$b; check_tree "$b-")
 	done
-	if [ -n "$upstream_all" ]; then
+	if [ -n "$upstream_all$el2" ]; then
 		:
 	elif [[ " ${CHECK_BASES:-$DEBIAN_BASES} " = *" 7.3 "* ]]; then
 		stage v6.16 "$ROOT/checks/v6.16.sh"

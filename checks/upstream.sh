@@ -5,9 +5,16 @@
 # perf_events kselftest (guest/upstream-tests runs them and prints their
 # verdicts; scripts/ktap.py counts them), each with the test's own verdict.
 #  - the patched kernel under a DEN0154 hypervisor with a 1MiB limit;
-# and with --all (make check-upstream) also:
+# with --el2 (make check-el2) instead:
+#  - the patched kernel as a host at EL2, with VHE (el2-vhe) and without
+#    (el2-nvhe, kvm-arm.mode=nvhe), on bare SPE: perf's SPE tests, the
+#    SPE attr tests and the series' kselftest, then guest/kvm-host-test
+#    (a KVM guest run beside system-wide arm_spe recording, its five
+#    results) and no interrupt storm (fewer than STORM_READS reads of a
+#    stopped PMBSR_EL1 in QEMU's trace, all CPUs);
+# and with --all (make check-upstream) all of the above and:
 #  - the patched kernel in r24557 mode with a 1MiB limit and on bare SPE
-#    (no limit);
+#    (no limit); at EL2, the perf_events kselftests as well;
 #  - the unpatched base kernel under DEN0154 with a 1MiB limit, the same
 #    guest and the same tests: it must storm (QEMU counts 65536+ reads of
 #    a stopped PMBSR_EL1) or fail a test.  That is what is asserted for it;
@@ -18,31 +25,32 @@
 # second, which real time on TCG does not give.
 #
 # Two tests are not run in every boot, each reported as a skip with why:
-#  - test_arm_spe_fork.sh as root on bare SPE.  It also runs as the
-#    unprivileged user "spe", whose perf maps a 128 KiB AUX buffer; as
-#    root perf maps 4 MiB and the driver wakes perf every 2 MiB.  At the
-#    test's period of 65536 and QEMU's one instruction per ns, 2 MiB of
-#    records take more than a second of guest time, so with no limit to
-#    cap the buffer the root run cannot see its log grow in time.  Under
-#    a 1MiB limit perf maps 1 MiB and the root run is kept.
+#  - test_arm_spe_fork.sh as root on bare SPE, at EL1 and at EL2.  It
+#    also runs as the unprivileged user "spe", whose perf maps a 128 KiB
+#    AUX buffer; as root perf maps 4 MiB and the driver wakes perf every
+#    2 MiB.  At the test's period of 65536 and QEMU's one instruction per
+#    ns, 2 MiB of records take more than a second of guest time, so with
+#    no limit to cap the buffer the root run cannot see its log grow in
+#    time.  Under a 1MiB limit perf maps 1 MiB and the root run is kept.
 #  - sigtrap_threads, which fails on this QEMU with SPE off as well (its
 #    breakpoint SIGTRAP tests time out after 30 s each).  It runs once per
 #    base with SPE off, without -icount (with --all), and that control
 #    must fail for the skip to stand: if it ever passes there, the run
 #    fails.
 # make check runs the first part only, on the 7.3 base: the whole set
-# takes about 10 minutes of boots per base, which a cold make check has
+# takes about 20 minutes of boots per base, which a cold make check has
 # no room for (README: "What make check runs").
 #
 # Logs: build/upstream/<name>-<run>/ (console.txt, trace.log, results).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-all=
+all='' el2='' only=()
 case "${1:-}" in
---all) all=1 ;;
+--all) all=1 el2=1 ;;
+--el2) el2=1 ;;
 "") ;;
-*) die "usage: $0 [--all]" ;;
+*) die "usage: $0 [--all|--el2]" ;;
 esac
 
 image=$(need_image work)
@@ -64,8 +72,9 @@ retry=(--retry kselftest:remove_on_exec "exec_stress lost a child in one run: it
 # run RUN IMAGE MODE LIMIT ICOUNT ARGS...: the upstream tests in one
 # boot, with ARGS for upstream-tests; its RESULT lines (from ktap.py) in
 # build/upstream/<name>-RUN/results.  The boot is stopped after
-# $timeout seconds.
-timeout=1500
+# $timeout seconds.  With el set to vhe or nvhe, the kernel boots at
+# EL2 (scripts/guest.sh --el) and kvm-host-test runs after the tests.
+timeout=1500 el=1
 run() {
 	local n=$1 img=$2 mode=$3 limit=$4 icount=$5 out rc=0
 	shift 5
@@ -73,8 +82,10 @@ run() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	note "$n: $(basename "$img"), $mode${limit:+, limit $limit}"
+	cmd="/tests/upstream-tests$(printf ' %q' "$@")"
+	[ "$el" = 1 ] || cmd="$cmd; /tests/kvm-host-test $el"
 	"$ROOT/scripts/guest.sh" --image "$img" --mode "$mode" ${limit:+--limit "$limit"} \
-		${icount:+--icount "$icount"} --timeout "$timeout" --out "$out" -- /tests/upstream-tests "$(printf ' %q' "$@")" \
+		${icount:+--icount "$icount"} --el "$el" --timeout "$timeout" --out "$out" -- "$cmd" \
 		>"$out/output.txt" || rc=$?
 	echo "$n: guest exit status $rc"
 	python3 "$ROOT/scripts/ktap.py" --console --tag "$NAME-$n" "$out/console.txt" >"$out/results"
@@ -82,6 +93,7 @@ run() {
 
 modes=den0154:1M
 [ -z "$all" ] || modes="$modes r24557:1M bare:"
+[ -n "$all" ] || [ -z "$el2" ] || modes=""
 for m in $modes; do
 	mode=${m%%:*} limit=${m#*:}
 	n=$mode${limit:+-$limit}
@@ -93,6 +105,33 @@ for m in $modes; do
 	fi
 	cat "$BUILD/upstream/$NAME-$n/results"
 done
+
+# The host at EL2: kvm-host-test's five results must all be there (a
+# guest that died on the way would report fewer), and no storm.  --el2
+# leaves out the perf_events kselftests (the --all runs have them).
+[ -n "$all" ] || only=(--only 'perf-*' --only kselftest:arm_spe_buffer)
+[ -n "$el2" ] || exit 0
+for el in vhe nvhe; do
+	n=el2-$el
+	run "$n" "$image" bare "" 0 --user "$fork" "${sigtrap[@]}" "${retry[@]}" \
+		--skip "perf-test:$fork" "$why" --series-kselftest "${only[@]}"
+	out=$BUILD/upstream/$NAME-$n
+	cat "$out/results"
+	k=$(grep -o "^RESULT [a-z]* $NAME-$n:kvm:[a-z-]*" "$out/results" | sort -u | wc -l)
+	[ "$k" = 5 ] || result fail "$NAME-$n: kvm-host-test gave $k of its 5 results"
+	# QEMU's counts are in the trace only if it traced: no records
+	# counted means no trace, not no storm
+	records=$(qemu_counter "$out/trace.log" records)
+	stopped=$(qemu_counter "$out/trace.log" stopped_reads)
+	if [ "$records" = 0 ]; then
+		result fail "$NAME-$n: no SPE record counted in QEMU's trace: cannot tell a storm"
+	elif [ "$stopped" -lt "$STORM_READS" ]; then
+		result pass "$NAME-$n: no interrupt storm ($stopped reads of a stopped PMBSR_EL1, $records records, all CPUs)"
+	else
+		result fail "$NAME-$n: interrupt storm ($stopped reads of a stopped PMBSR_EL1, all CPUs)"
+	fi
+done
+el=1
 [ -n "$all" ] || exit 0
 
 # The negative control.  A storm keeps the guest from finishing (it shows

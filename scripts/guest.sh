@@ -24,7 +24,9 @@
 #                     tests such as perf's test_arm_spe_fork.sh need
 #   --el 1|vhe|nvhe   where the kernel runs: EL1, as a guest (default); EL2
 #                     with VHE (-M virt,virtualization=on); EL2 without VHE
-#                     (kvm-arm.mode=nvhe as well)
+#                     (kvm-arm.mode=nvhe as well).  An nVHE host needs KVM
+#                     in the Image (config/qemu.config has it): without,
+#                     the kernel runs at EL1 over the EL2 stub
 #   --qemu FILE       QEMU (default build/qemu-<version>/qemu-system-aarch64,
 #                     "make qemu")
 #   --rootfs FILE     the initramfs (default

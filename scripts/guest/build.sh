@@ -11,11 +11,13 @@
 #   build/guest/tests/perf-spe-cap        guest/tests/perf-spe-cap
 #   build/guest/tests/perf-spe-record     guest/tests/perf-spe-record
 #   build/guest/tests/spe-pad-overflow    guest/tests/spe-pad-overflow
+#   build/guest/kvm-spin                  guest/kvm-spin, a KVM guest for
+#                                         the Debian rootfs' kvm-host-test
 #   build/guest/<name>/tests/arm_spe_buffer  the tree's kselftest
 #                                         (scripts/guest/kselftest.sh)
 #   build/guest/<name>/bin/perf           the tree's perf tool
 #                                         (scripts/guest/perf.sh)
-# "init" builds only the first, "tests" only the next three (neither needs a
+# "init" builds only the first, "tests" only the next four (neither needs a
 # kernel tree).  A tree that is not on branch WORK, or has no kselftest
 # or perf of the series, is an error: the guest would run something else
 # than the series.
@@ -55,6 +57,7 @@ if [ "$what" != init ]; then
 	cc "$out/tests/perf-spe-cap" "$here/tests/perf-spe-cap/perf-spe-cap.c"
 	cc "$out/tests/perf-spe-record" "$here/tests/perf-spe-record/perf-spe-record.c"
 	cc "$out/tests/spe-pad-overflow" "$here/tests/spe-pad-overflow/spe-pad-overflow.c"
+	cc "$out/kvm-spin" "$here/kvm-spin/kvm-spin.c"
 fi
 [ "$what" = all ] || exit 0
 

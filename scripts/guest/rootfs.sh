@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest root filesystem: Debian arm64 packages, the perf tool of the
 # tree of BASE built against them, our test programs and the tree's
-# perf_events kselftests (in /tests and /tests/perf_events),
+# perf_events kselftests (in /tests and /tests/perf_events), the KVM
+# host test (guest/kvm-host-test, with guest/kvm-spin),
 # packed as an initramfs.  "make rootfs" runs this; scripts/guest.sh boots
 # it.
 #
@@ -102,7 +103,8 @@ key=$({
 	(cd "$ROOT" && cat scripts/guest/rootfs.sh guest/rootfs-init guest/upstream-tests guest/soak-loop \
 		scripts/guest/perf.sh \
 		scripts/guest/kselftest.sh scripts/guest/build.sh scripts/lib.sh \
-		config/rootfs-packages guest/tests/*/*.c)
+		guest/kvm-host-test guest/tap-lib config/rootfs-packages guest/tests/*/*.c \
+		guest/kvm-spin/*.c)
 	echo "$runtime"; echo "$all"
 	for d in "${uapi[@]}"; do git -C "$t" rev-parse "HEAD:$d"; done
 	git -C "$t" diff HEAD -- "${uapi[@]}"
@@ -175,7 +177,9 @@ while read -r p; do
 	install -m 0755 "$BUILD/kselftest-$NAME/perf_events/$p" "$root/tests/perf_events/"
 done <"$BUILD/kselftest-$NAME/perf_events/tests"
 cp "$BUILD/kselftest-$NAME/perf_events/tests" "$root/tests/perf_events/"
-install -m 0755 "$ROOT/guest/upstream-tests" "$ROOT/guest/soak-loop" "$root/tests/"
+install -m 0755 "$BUILD/guest/kvm-spin" "$ROOT/guest/upstream-tests" "$ROOT/guest/kvm-host-test" \
+	"$ROOT/guest/soak-loop" "$root/tests/"
+install -m 0644 "$ROOT/guest/tap-lib" "$root/tests/"
 install -m 0755 "$ROOT/guest/rootfs-init" "$root/init"
 
 # Every library perf needs is in the rootfs
