@@ -13,6 +13,19 @@
  *   ==== end <name> rc=<exit code> secs=<n> ====
  *   ==== spe-tests end ====
  *
+ * Before the tests, unless the kernel was booted with kunit.enable=0, it
+ * prints the results KUnit keeps in debugfs, suite by suite, each a KTAP
+ * document of its own (CONFIG_KUNIT_DEBUGFS):
+ *
+ *   ==== kunit-debugfs begin ====
+ *   ==== suite <name> ====
+ *   ...the contents of /sys/kernel/debug/kunit/<name>/results...
+ *   ==== kunit-debugfs end ====
+ *
+ * The results are read there rather than from the console that KUnit
+ * printed them on at boot: other kernel messages (the asynchronous
+ * unpacking of the initramfs, for one) can land between those lines.
+ *
  * What to run, from the kernel command line (scripts/boot.sh sets them):
  *   spe_init.tests=0       do not run /tests
  *   spe_init.timeout=N     kill a program after N seconds (rc=timeout;
@@ -402,6 +415,41 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* KUnit's results as debugfs keeps them, one suite after the other */
+static void kunit_results(void)
+{
+	static const char dir[] = "/sys/kernel/debug/kunit";
+	struct dirent **ents;
+	char path[512], buf[4096];
+	ssize_t len;
+	int i, n, fd;
+
+	if (strstr(cmdline, "kunit.enable=0"))
+		return;
+	mnt("debugfs", "/sys/kernel/debug", "debugfs");
+	printf("==== kunit-debugfs begin ====\n");
+	n = scandir(dir, &ents, NULL, by_name);
+	if (n < 0)
+		printf("init: %s: %s\n", dir, strerror(errno));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/results", dir, ents[i]->d_name);
+		fd = ents[i]->d_name[0] == '.' ? -1 : open(path, O_RDONLY);
+		if (fd >= 0) {
+			printf("==== suite %s ====\n", ents[i]->d_name);
+			fflush(stdout);
+			while ((len = read(fd, buf, sizeof(buf))) > 0)
+				fwrite(buf, 1, len, stdout);
+			close(fd);
+			fflush(stdout);
+		}
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	printf("==== kunit-debugfs end ====\n");
+	fflush(stdout);
+}
+
 int main(void)
 {
 	struct dirent **ents;
@@ -424,6 +472,7 @@ int main(void)
 	if (p)
 		sscanf(p + strlen("spe_init.storm="), "%15[a-z]", storm);
 
+	kunit_results();
 	printf("==== spe-tests begin ====\n");
 	n = opt("spe_init.tests=", 1) ? scandir(TESTS_DIR, &ents, NULL, by_name) : 0;
 	for (i = 0; i < n; i++) {

@@ -28,7 +28,8 @@
 # Needs build/guest/init (scripts/guest/build.sh, "make guest").  Writes
 # build/boot/NAME/: initramfs.cpio.gz, console.txt, qemu.stderr (QEMU's
 # own messages, e.g. the emulated SPE's counters), tests/<program>.log,
-# kunit.log, results (the RESULT lines, also printed).
+# kunit/<suite>.log (KUnit's results from debugfs) and kunit.log (all of
+# them), results (the RESULT lines, also printed).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -100,13 +101,26 @@ args=(--console --save-dir "$out/tests" --tag "$tag")
 rm -f "$out/kunit.log"
 if [ $kunit = 1 ]; then
 	args+=(--kunit --kunit-name "$name")
-	# The kernel's own parser, as a cross-check of the counts only
+	# KUnit's results as guest/init.c copied them from debugfs, one
+	# KTAP document per suite (the console KUnit printed them on at
+	# boot can be split by other kernel messages); the kernel's own
+	# parser, which reads one document, runs on each, as a cross-check
+	# of the counts
 	t=$(ktree)
-	sed '/^==== spe-tests begin ====/,$d' "$out/console.txt" >"$out/kunit.log"
+	rm -rf "$out/kunit"
+	mkdir -p "$out/kunit"
+	awk -v d="$out/kunit" '
+		/^==== kunit-debugfs end ====$/ { f = "" }
+		f { print >f }
+		/^==== suite [^ ]+ ====$/ { f = d "/" $3 ".log" }' "$out/console.txt"
+	cat "$out"/kunit/*.log >"$out/kunit.log" 2>/dev/null || true
 	if [ -f "$t/tools/testing/kunit/kunit.py" ]; then
-		python3 "$t/tools/testing/kunit/kunit.py" parse --json="$out/kunit.json" \
-			"$out/kunit.log" >"$out/kunit.txt" 2>&1 || true
-		args+=(--kunit-json "$out/kunit.json")
+		for f in "$out"/kunit/*.log; do
+			[ -f "$f" ] || continue
+			python3 "$t/tools/testing/kunit/kunit.py" parse --json="${f%.log}.json" \
+				"$f" >"${f%.log}.txt" 2>&1 || true
+			args+=(--kunit-json "${f%.log}.json")
+		done
 	fi
 fi
 python3 "$ROOT/scripts/ktap.py" "${args[@]}" "$out/console.txt" >"$out/results"

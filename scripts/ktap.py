@@ -6,12 +6,16 @@ output comes from here.
     ktap.py [--prefix P] FILE            one KTAP/TAP document (or a log
                                          holding one), RESULT lines named P/...
     ktap.py --console [--kunit] [--tag T] [--save-dir D] CONSOLE
-                                         a guest console: the kernel's KTAP
-                                         (KUnit) before the first marker of
-                                         guest/init.c, then each program's
-                                         TAP between its markers
-    ktap.py --console ... --kunit-json J also compare the KUnit counts with
-                                         the kernel's kunit.py parse --json
+                                         a guest console: with --kunit, the
+                                         KUnit results guest/init.c copied
+                                         from debugfs (never the KTAP KUnit
+                                         printed at boot, which other kernel
+                                         messages can split), then each
+                                         program's TAP between its markers
+    ktap.py --console ... --kunit-json J [--kunit-json J2...]
+                                         also compare the KUnit counts with
+                                         those of the kernel's kunit.py
+                                         parse --json, one file per suite
 
 Output: "RESULT pass|fail|skip NAME" lines; NAME is the prefix, "/", and
 the path of the test through the nested (sub)tests joined with ".".
@@ -41,6 +45,9 @@ BAIL = re.compile(r"^Bail out!\s*(.*)$")
 STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
 BEGIN = "==== spe-tests begin ===="
+KUNIT_BEGIN = "==== kunit-debugfs begin ===="
+KUNIT_END = "==== kunit-debugfs end ===="
+KUNIT_SUITE = re.compile(r"^==== suite (\S+) ====$")
 TEST_BEGIN = re.compile(r"^==== test (\S+) ====$")
 TEST_END = re.compile(r"^==== end (\S+) rc=(\S+?)(?: secs=\d+)? ====$")
 
@@ -217,8 +224,7 @@ def results_of(lines, prefix):
     return out
 
 
-def kunit_json_counts(path):
-    data = json.load(open(path))
+def kunit_json_counts(paths):
     c = {"pass": 0, "fail": 0, "skip": 0}
 
     def walk(g):
@@ -226,8 +232,26 @@ def kunit_json_counts(path):
             walk(s)
         for case in g.get("test_cases", []):
             c[{"PASS": "pass", "SKIP": "skip"}.get(case.get("status"), "fail")] += 1
-    walk(data)
+    for path in paths:
+        walk(json.load(open(path)))
     return c
+
+
+def kunit_section(lines):
+    """The lines of the KUnit results init copied from debugfs, or None
+    when the console has no such section (a cut one counts: its
+    documents then lack their result lines)."""
+    try:
+        first = lines.index(KUNIT_BEGIN)
+    except ValueError:
+        return None
+    body = []
+    for line in lines[first + 1:]:
+        if line == KUNIT_END or line == BEGIN:
+            break
+        if not KUNIT_SUITE.match(line):
+            body.append(line)
+    return body
 
 
 def console(text, kunit, tag, save_dir, kunit_json, kunit_name):
@@ -239,8 +263,12 @@ def console(text, kunit, tag, save_dir, kunit_json, kunit_name):
     except ValueError:
         first = len(lines)
     if kunit:
-        klines = lines[:first]
-        kout = results_of(klines, "kunit")
+        klines = kunit_section(lines)
+        if klines is None:
+            kout = [Result("fail", "kunit: no KUnit results from debugfs on the "
+                           "console (CONFIG_KUNIT_DEBUGFS, guest/init.c)", False)]
+        else:
+            kout = results_of(klines, "kunit")
         out += kout
         if kunit_json:
             mine = {w: sum(1 for r in kout if r.word == w and r.leaf)
@@ -291,7 +319,7 @@ def main():
     ap.add_argument("--prefix", default="ktap")
     ap.add_argument("--console", action="store_true")
     ap.add_argument("--kunit", action="store_true")
-    ap.add_argument("--kunit-json")
+    ap.add_argument("--kunit-json", action="append")
     ap.add_argument("--kunit-name", default="console")
     ap.add_argument("--tag", default="")
     ap.add_argument("--save-dir")
