@@ -9,19 +9,27 @@
 #     own recipients from the tree's scripts/get_maintainer.pl (To: the
 #     maintainers, Cc: reviewers and lists), no base-commit: (see
 #     README.md: the bases are Debian imports);
+#   - the commits after the fixes, one per name in branch.work.deps:
+#     stand-ins for other people's patches that the series depends on
+#     and does not post (the cover letter names them by their links),
+#     each alone in deps/<name>/ with no recipients, so that the folder
+#     applies; make outgoing never mails them;
 #   - the last commits of "work", one per name in branch.work.later,
 #     each in later/<name>/ as a posting of its own for another tree,
 #     to follow once the series is merged: the patch and a cover letter
-#     whose text is branch.work.cover-<name> (apply.sh takes both from
-#     the folder), the earlier commits named as prerequisite-patch-id:
-#     lines, its own recipients;
-#   - the rest, if any, as the feature series in the folder itself:
-#     git format-patch --cover-letter --base=base, which names the fixes
-#     as prerequisite-patch-id: lines; the cover letter to the
-#     recipients of everything the series touches plus config/cc, each
-#     patch to those of what it touches plus config/cc;
-#   - an ordered "series" file: the fixes, the feature series, the
-#     later postings.
+#     whose text is branch.work.cover-<name> and whose subject prefix is
+#     branch.work.prefix-<name> (default "PATCH"; apply.sh takes both
+#     from the folder), its own recipients;
+#   - the rest, if any, as the feature series in the folder itself; the
+#     cover letter to the recipients of everything the series touches
+#     plus config/cc, each patch to those of what it touches plus
+#     config/cc;
+#   - an ordered "series" file: the fixes, the stand-ins, the feature
+#     series, the later postings.
+# No posting carries base-commit: or prerequisite-patch-id: lines: the
+# bases are imports of Debian's source, which no upstream tree has, and a
+# prerequisite id means nothing without a base; the cover letters say in
+# words what each posting applies on.
 # export.sh [OUTDIR]: write somewhere else (used by the check that the
 # folder is what an export gives).
 # BASE_COMMIT_ID=<sha>: the base-commit: line to write when the tree's base
@@ -38,14 +46,16 @@ n=$(git -C "$t" rev-list --count "$BASE_TAG..$WORK")
 
 mapfile -t commits < <(git -C "$t" rev-list --reverse "$BASE_TAG..$WORK")
 read -r -a fixes <<<"$(git -C "$t" config "branch.$WORK.fixes" || true)"
+read -r -a deps <<<"$(git -C "$t" config "branch.$WORK.deps" || true)"
 read -r -a later <<<"$(git -C "$t" config "branch.$WORK.later" || true)"
 nf=${#fixes[@]}
+nd=${#deps[@]}
 nl=${#later[@]}
-[ "$n" -ge $((nf + nl)) ] ||
-	die "branch.$WORK.fixes and .later name $((nf + nl)) postings, but $WORK has $n commits"
-for x in "${fixes[@]}" "${later[@]}"; do
+[ "$n" -ge $((nf + nd + nl)) ] ||
+	die "branch.$WORK.fixes, .deps and .later name $((nf + nd + nl)) commits, but $WORK has $n"
+for x in "${fixes[@]}" "${deps[@]}" "${later[@]}"; do
 	[[ "$x" =~ ^[a-z0-9][a-z0-9-]*$ ]] ||
-		die "branch.$WORK.fixes or .later: bad posting name '$x' (a-z, 0-9, -)"
+		die "branch.$WORK.fixes, .deps or .later: bad name '$x' (a-z, 0-9, -)"
 done
 
 tmp=$(mktemp -d)
@@ -64,18 +74,25 @@ fp() { git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commi
 recipients() {
 	fp -1 -o "$tmp/probe" "$1"
 	to=$(gm --no-l --no-r "$tmp"/probe/*.patch)
-	cc=$(gm --no-m "$tmp"/probe/*.patch)
+	cc=$(cc_of "$(gm --no-m "$tmp"/probe/*.patch)")
 	rm -rf "$tmp/probe"
 }
-# with_config_cc LIST: LIST plus the config/cc entries (earlier reviewers
-# and lists) that neither it nor $to has
-with_config_cc() {
-	local l=$1 r
+# cc_of LIST...: the entries of the LISTs (", "-separated) that $to does
+# not have (a maintainer of one file can be a reviewer of another), each
+# once
+cc_of() {
+	local l="" r
 	while IFS= read -r r; do
-		case "$to, $l, " in *"$r, "*) continue ;; esac
-		l="$l, $r"
-	done < <(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")
+		[ -n "$r" ] || continue
+		case ", $to, $l, " in *", $r, "*) continue ;; esac
+		l="${l:+$l, }$r"
+	done < <(printf '%s\n' "$@" | sed 's/, /\n/g')
 	echo "$l"
+}
+# with_config_cc LIST: cc_of LIST and the config/cc entries (earlier
+# reviewers and lists)
+with_config_cc() {
+	cc_of "$1" "$(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/config/cc")"
 }
 # unversion DIR: drop format-patch's vN- prefix from the names in DIR
 # (the subjects carry it), so that a folder keeps its names from one
@@ -97,6 +114,11 @@ for ((i = 0; i < nf; i++)); do
 	fp -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
 done
 
+# The stand-ins, to apply only: no recipients
+for ((i = 0; i < nd; i++)); do
+	fp -1 -o "$tmp/out/deps/${deps[i]}" "${commits[nf + i]}"
+done
+
 # fill_cover FILE TEXT REV: put TEXT (a subject line, a blank line, the
 # body) in place of git's placeholders in cover letter FILE, dated like
 # REV, so that the same branch always exports the same folder.  The
@@ -115,9 +137,14 @@ fill_cover() {
 	mv "$tmp/cl" "$1"
 }
 
-# The version of the postings: branch.<WORK>.reroll, which apply.sh takes
-# from the cover letter's "[PATCH vN" (none: a first posting).
+# The version of the series: branch.<WORK>.reroll, which apply.sh takes
+# from the cover letter's "[PATCH vN" (none: a first posting).  The
+# later postings are each a first posting of their own.
 v=$(git -C "$t" config "branch.$WORK.reroll" || true)
+
+# base-commit: only where the base stands in for a public commit
+baseopt=()
+[ -z "${BASE_COMMIT_ID:-}" ] || baseopt=(--base="$BASE_TAG")
 
 # The later postings, each on top of everything before it
 for ((i = 0; i < nl; i++)); do
@@ -126,36 +153,41 @@ for ((i = 0; i < nl; i++)); do
 	[ -n "$cover" ] || die "no cover letter for later/${later[i]}: git -C $t config branch.$WORK.cover-${later[i]} '<subject><LF><LF><text>'"
 	recipients "$c"
 	o=$tmp/out/later/${later[i]}
-	fp -1 --cover-letter --cover-from-description=none --base="$BASE_TAG" ${v:+-v "$v"} \
-		--to="$to" --cc="$cc" -o "$o" "$c"
+	prefix=$(git -C "$t" config "branch.$WORK.prefix-${later[i]}" || echo PATCH)
+	fp -1 --cover-letter --cover-from-description=none "${baseopt[@]}" \
+		--subject-prefix="$prefix" --to="$to" --cc="$cc" -o "$o" "$c"
 	unversion "$o"
 	fill_cover "$o/0000-cover-letter.patch" "$cover" "$c"
 done
 
-# The feature series, on top of the fixes
-if [ "$n" -gt $((nf + nl)) ]; then
+# The feature series, on top of the fixes and the stand-ins
+if [ "$n" -gt $((nf + nd + nl)) ]; then
 	desc=$(git -C "$t" config "branch.$WORK.description" || true)
 	[ -n "$desc" ] || die "branch $WORK has no description (the cover letter): git -C $t branch --edit-description $WORK"
 	from=$BASE_TAG
-	[ "$nf" = 0 ] || from=${commits[nf - 1]}
+	[ $((nf + nd)) = 0 ] || from=${commits[nf + nd - 1]}
 	to_rev=$(git -C "$t" rev-parse "$WORK~$nl")
-	fp --cover-letter --base="$BASE_TAG" -o "$tmp/probe" "$from..$to_rev"
-	ps=()
+	# Each patch to the maintainers of what it touches, Cc: its
+	# reviewers and lists and config/cc; the cover letter to all of
+	# the patches' To:, Cc: all of their Cc:.
+	fp ${v:+-v "$v"} -o "$tmp/probe" "$from..$to_rev"
+	unversion "$tmp/probe"
+	all_to="" all_cc=""
 	for f in "$tmp"/probe/0*.patch; do
-		case "$f" in */0000-*) ;; *) ps+=("$f") ;; esac
+		to=$(gm --no-l --no-r "$f")
+		cc=$(with_config_cc "$(gm --no-m "$f")")
+		printf '%s\n%s\n' "$to" "$cc" >"$f.rcpt"
+		all_to="$all_to${all_to:+, }$to" all_cc="$all_cc${all_cc:+, }$cc"
 	done
-	to=$(gm --no-l "${ps[@]}")
-	cc=$(with_config_cc "$(gm --no-m --no-r "${ps[@]}")")
-	rm -rf "$tmp/probe"
-	fp --cover-letter --cover-from-description=none --base="$BASE_TAG" ${v:+-v "$v"} \
+	to=""
+	to=$(cc_of "$all_to")
+	cc=$(cc_of "$all_cc")
+	fp --cover-letter --cover-from-description=none "${baseopt[@]}" ${v:+-v "$v"} \
 		--to="$to" --cc="$cc" -o "$tmp/out" "$from..$to_rev"
-	# The cover letter goes to everyone; each patch to the maintainers
-	# of what it touches, Cc: its reviewers and lists and config/cc.
 	unversion "$tmp/out"
 	for f in "$tmp"/out/[0-9]*.patch; do
 		case "$f" in */0000-*) continue ;; esac
-		to=$(gm --no-l --no-r "$f")
-		cc=$(with_config_cc "$(gm --no-m "$f")")
+		{ read -r to; read -r cc; } <"$tmp/probe/$(basename "$f").rcpt"
 		awk -v to="$to" -v cc="$cc" '
 			!hdr && /^$/ { hdr = 1 }
 			!hdr && /^To: / { print "To: " to; skip = 1; next }
@@ -163,18 +195,20 @@ if [ "$n" -gt $((nf + nl)) ]; then
 			!hdr && skip && /^[ \t]/ { next }
 			{ skip = 0; print }' "$f" >"$tmp/pp" && mv "$tmp/pp" "$f"
 	done
+	rm -rf "$tmp/probe"
 	fill_cover "$tmp"/out/0000-cover-letter.patch "$desc" "$to_rev"
 fi
 
 mkdir -p "$out"
-rm -rf "$out"/*.patch "$out"/series "$out"/fixes "$out"/later
+rm -rf "$out"/*.patch "$out"/series "$out"/fixes "$out"/deps "$out"/later
 cp -r "$tmp"/out/. "$out"/
 (cd "$out" && {
 	for ((i = 0; i < nf; i++)); do ls "fixes/${fixes[i]}"/*.patch; done
+	for ((i = 0; i < nd; i++)); do ls "deps/${deps[i]}"/*.patch; done
 	ls -- *.patch 2>/dev/null || true
 	for ((i = 0; i < nl; i++)); do ls "later/${later[i]}"/*.patch; done
 }) >"$out/series"
-note "exported $nf fixes, $((n - nf - nl)) patches and $nl later postings to $out"
+note "exported $nf fixes, $nd stand-ins, $((n - nf - nd - nl)) patches and $nl later postings to $out"
 # Exported into the folder itself: record it as applied, so that
 # apply.sh takes branch work and this folder as one (no warning about
 # unexported commits, and a newer folder is applied again).

@@ -71,6 +71,13 @@ signed() {
 	og "$name" "$email" || return 1
 	# every posting of the series file, each patch once
 	while read -r p; do
+		case "$p" in
+		deps/*)
+			# a stand-in for another person's patch: never mailed
+			! find "$tmp/og" -name "$(basename "$p")" | grep -q . ||
+				{ echo "the stand-in $p was made into mail"; return 1; }
+			continue ;;
+		esac
 		n=$((n + 1))
 		case "$p" in
 		fixes/*/*) g=fixes-$(basename "$(dirname "$p")") ;;
