@@ -43,6 +43,9 @@ DEBIAN_BASES="7.3 6.12.y"
 # Bases that take only the stable fixes (series/<name>/fixes), checked by
 # checks/run.sh --stable (make check-stable), not by make check.
 STABLE_BASES="6.1.y"
+# Bases the feature series is tested on but never posted for (stable
+# takes fixes only): make outgoing writes only their fixes/ postings.
+TEST_BASES="6.12.y"
 base_pkg() {
 	case "$1" in
 	7.3) echo linux-source-7.3 ;;		# trixie-backports

@@ -5,9 +5,9 @@
 # The committed folders carry the project's placeholder identity, which
 # no one can sign for.  This writes each posting of series/<name> (the
 # fixes/<n>/ postings, the series, the later/<n>/ postings; never the
-# deps/<n>/ stand-ins for other people's patches), in the order of its
-# series file, to build/outgoing/<name>/<posting>/ with the submitter's
-# identity:
+# deps/<n>/ stand-ins for other people's patches, and of a test base,
+# lib.sh: TEST_BASES, only the fixes), in the order of its series file,
+# to build/outgoing/<name>/<posting>/ with the submitter's identity:
 #   - the submitter is who `git config user.name` and `user.email` name
 #     in this repository (or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL);
 #     refused, with the reason, when empty, a placeholder (a domain that
@@ -101,6 +101,12 @@ postings=()
 while read -r p; do
 	case "$p" in
 	deps/*) continue ;;	# stand-ins for other people's patches: never mailed
+	fixes/*) ;;
+	*)
+		# a test base: the series is built and run there, never posted
+		case " $TEST_BASES " in *" $NAME "*) continue ;; esac ;;
+	esac
+	case "$p" in
 	fixes/*/*) g=fixes-$(basename "$(dirname "$p")") ;;
 	later/*/*) g=later-$(basename "$(dirname "$p")") ;;
 	*) g=series ;;

@@ -94,6 +94,7 @@ void harness_warn(const char *fn, int line);
 #define dev_err_once			dev_err
 #define dev_err_ratelimited		dev_err
 #define dev_warn_ratelimited		dev_warn
+#define dev_info_ratelimited		dev_info
 #define WARN(c, fmt, ...)						\
 	({ int __w = !!(c); if (__w) harness_warn(__func__, __LINE__); __w; })
 #define WARN_ON(c)		WARN(c, "")

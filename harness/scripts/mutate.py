@@ -217,8 +217,9 @@ MUTATIONS = [
       equivalent='with TRUNCATED set the OK path does not restart, and the core\'s '
                  'pending disable, run by irq_work_run() in the handler before the '
                  'switch, stops the event and drains: the same state as FATAL'),
-    M('size event: reports PMBLIMITR_EL1 unmasked as the programmed size',
-      S(r' & PMBLIMITR_EL1_LIMIT;', ';', 'arm_spe_pmu_programmed_size')),
+    M('size event: the recorded window keeps the E bit',
+      S(r'\(limit & PMBLIMITR_EL1_LIMIT\) - base', '(limit) - base',
+        'arm_spe_perf_aux_output_begin')),
     M('caps: value truncated to u32',
       S(r'static u64 arm_spe_pmu_cap_get', 'static u32 arm_spe_pmu_cap_get'),
       series_only=True),
@@ -282,8 +283,8 @@ MUTATIONS = [
       S(r'(case PMBSR_EL1_BUF_BSC_SIZE:.*?perf_aux_output_flag\(handle, PERF_AUX_FLAG_TRUNCATED)\);',
         r'\1 | PERF_AUX_FLAG_PARTIAL);', 'arm_spe_pmu_buf_get_fault_act')),
     M('size event: message measures the window from the buffer base, not the head',
-      S(r'u64 base = \(u64\)buf->base \+ PERF_IDX2OFF\(handle->head, buf\);', 'u64 base = (u64)buf->base;',
-        'arm_spe_pmu_programmed_size')),
+      S(r'\(limit & PMBLIMITR_EL1_LIMIT\) - base', '(limit & PMBLIMITR_EL1_LIMIT) - (u64)buf->base',
+        'arm_spe_perf_aux_output_begin')),
 
     # --- the normal-mode limit (arm_spe_pmu_next_limit and its caller) ---
     M('next_limit: head == tail taken as data to protect (<= for <)',
@@ -392,9 +393,11 @@ MUTATIONS = [
     M('size event: reported as spurious',
       S(r'(case PMBSR_EL1_BUF_BSC_SIZE:.*?ret = )SPE_PMU_BUF_FAULT_ACT_FATAL;',
         r'\1SPE_PMU_BUF_FAULT_ACT_SPURIOUS;', 'arm_spe_pmu_buf_get_fault_act')),
-    M('size event: message of a disabled buffer wraps (no LIMIT > base guard)',
-      S(r'return limit > base \? limit - base : 0;', 'return limit - base;',
-        'arm_spe_pmu_programmed_size')),
+    M('size event: message reads PMBLIMITR_EL1, which stop() has cleared',
+      S(r'buf->window,',
+        '(read_sysreg_s(SYS_PMBLIMITR_EL1) & PMBLIMITR_EL1_LIMIT) -\n'
+        '\t\t\t\t   ((u64)buf->base + PERF_IDX2OFF(handle->head, buf)),',
+        'arm_spe_pmu_buf_get_fault_act')),
     M('handler: fatal event returns with PMBSR_EL1 still set',
       S(r'(case SPE_PMU_BUF_FAULT_ACT_FATAL:\n' + CB2 + r'\t\tarm_spe_pmu_disable_and_drain_local\(\);\n)'
         r'\t\tbreak;', r'\1\t\treturn IRQ_HANDLED;', HANDLER)),

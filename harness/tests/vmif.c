@@ -111,6 +111,9 @@ TEST(setup_aux_refusal, .flags = T_PATCHED)
 		ASSERT_TRUE(e);
 		/* 512 pages = 2 MiB > limit: mmap fails as rb_alloc_aux() does */
 		ASSERT_EQ(-ENOMEM, hx_mmap_aux(e, 512, snap));
+		/* and the log says why, with both sizes (not at debug level) */
+		ASSERT_TRUE(hx_log_has("info", " 2097152 bytes refused"));
+		ASSERT_TRUE(hx_log_has("info", "(1048576 bytes)"));
 		/* 256 pages = 1 MiB: the largest power of two that fits */
 		ASSERT_EQ(0, hx_mmap_aux(e, 256, snap));
 		ASSERT_EQ(0, hx_enable(e, 0));
