@@ -106,13 +106,38 @@ unversion() {
 	done
 }
 
-# The fixes, each its own posting
+# The fixes, each its own posting.  On an older tree (lib.sh:
+# STABLE_BASES, TEST_BASES) a fix is a backport kept ready for when
+# stable reports that the mainline patch failed to apply: "[PATCH <name>]",
+# To: stable, Cc: whom mainline's current MAINTAINERS names for it (the
+# older tree's own file is stale), and its message begins with the
+# "commit <id> upstream." line that the submitter fills in.
 mkdir -p "$tmp/out"
+backport=""
+case " $STABLE_BASES $TEST_BASES " in *" $NAME "*) backport=1 ;; esac
+if [ -n "$backport" ]; then
+	mt=$BUILD/linux-$DEFAULT_BASE
+	git -C "$mt" rev-parse -q --verify "refs/tags/base^{commit}" >/dev/null 2>&1 ||
+		(unset KSRC SERIES; BASE=$DEFAULT_BASE "$ROOT/scripts/base.sh") >&2 ||
+		die "the $DEFAULT_BASE tree, whose MAINTAINERS names a backport's recipients, could not be had"
+	git -C "$mt" show base:MAINTAINERS >"$tmp/MAINTAINERS"
+fi
 for ((i = 0; i < nf; i++)); do
 	c=${commits[i]}
 	recipients "$c"
-	fp -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
+	if [ -n "$backport" ]; then
+		grep -q '^commit [0-9a-f]\{40\} upstream\.$' <<<"$(git -C "$t" log -1 --format=%b "$c")" ||
+			die "fix ${fixes[i]} of $NAME is a backport: its message must begin with \"commit <id> upstream.\""
+		m="$to, $cc" to="stable@vger.kernel.org"
+		cc=$(cc_of "$m")
+		fp -1 --subject-prefix="PATCH $NAME" --to="$to" --cc="$cc" \
+			-o "$tmp/out/fixes/${fixes[i]}" "$c"
+	else
+		fp -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
+	fi
 done
+# the rest goes to whom the branch's own MAINTAINERS names
+[ -z "$backport" ] || git -C "$t" show "$WORK:MAINTAINERS" >"$tmp/MAINTAINERS"
 
 # The stand-ins, to apply only: no recipients
 for ((i = 0; i < nd; i++)); do

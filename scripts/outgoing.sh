@@ -111,6 +111,9 @@ while read -r p; do
 	later/*/*) g=later-$(basename "$(dirname "$p")") ;;
 	*) g=series ;;
 	esac
+	# a stable backport names its mainline commit, known once merged
+	! grep -q '^commit 0\{40\} upstream\.$' "$d/$p" ||
+		die "$p: fill in the mainline commit id of \"commit ... upstream.\" (make export after editing the commit), then send it when stable reports that the mainline patch failed to apply"
 	[ -d "$out/$g" ] || postings+=("$g")
 	mkdir -p "$out/$g"
 	rewrite "$d/$p" "$out/$g/$(basename "$p")"
