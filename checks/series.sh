@@ -26,7 +26,7 @@ name=$(basename "$d")
 log=$BUILD/check-$name
 cache=$BUILD/cache/series-$name
 mkdir -p "$log" "$cache"
-rm -rf "$log"/*
+rm -rf "${log:?}"/*
 
 mapfile -t patches < <(series_patches "$d" | grep -v '/0000-' || true)
 if [ ${#patches[@]} -eq 0 ]; then
