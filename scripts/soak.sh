@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$image" ] || image=$(need_image work)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/guest/rootfs.sh" >&2 || die "scripts/guest/rootfs.sh failed"
+"$ROOT/scripts/guest/rootfs.sh" >&2 || die "scripts/guest/rootfs.sh failed"
 
 read -ra lims <<<"$limits"
 read -ra auxes <<<"$aux"
