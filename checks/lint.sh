@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The lint stage: the project's own code through the checkers its kind
 # of code is reviewed with.
+#  - checks/documented.py: every make target and file the documents
+#    name, and every "$ROOT/..." a script runs, exists;
 #  - shellcheck on every shell script (settings: .shellcheckrc; each
 #    finding not fixed is disabled where it occurs, with the reason);
 #  - pyflakes on every Python file;
@@ -55,6 +57,31 @@ mapfile -t files < <(git ls-files '*.py')
 printf 'import os\nprint(undefined_name)\n' >"$tmp/bad.py"
 command -v pyflakes3 >/dev/null || result fail "lint: pyflakes3 is not installed"
 lint pyflakes "$tmp/bad.py" pyflakes3
+
+# Every make target and project path the documents name, and every
+# "$ROOT/..." a script runs, exists (checks/documented.py).  The control
+# is a tiny project whose README names a missing target and whose script
+# runs a moved file, as make soak once did.
+mkdir -p "$tmp/doc/scripts"
+(
+	cd "$tmp/doc" || exit 1
+	printf 'all:\n\ttrue\n' >Makefile
+	# shellcheck disable=SC2016 # Markdown's backquotes, the control's $ROOT
+	printf 'Run `make nosuch`.\n' >README.md
+	# shellcheck disable=SC2016
+	printf '#!/bin/bash\n"$ROOT/%s"\n' guest/rootfs.sh >scripts/x.sh
+	git init -q . && git add .
+) >/dev/null 2>&1
+"$ROOT/checks/documented.py" "$tmp/doc" >"$tmp/doc.out" 2>&1
+if [ $? != 1 ] || ! grep -q 'make nosuch' "$tmp/doc.out" || ! grep -q 'guest/rootfs.sh' "$tmp/doc.out"; then
+	result fail "lint: checks/documented.py misses a missing target or script in its control"
+	sed 's/^/    /' "$tmp/doc.out"
+elif "$ROOT/checks/documented.py" >"$tmp/doc.out" 2>&1; then
+	result pass "lint: $(tail -n 1 "$tmp/doc.out")"
+else
+	result fail "lint: documented commands and paths"
+	sed 's/^/    /' "$tmp/doc.out" | head -n 40
+fi
 
 # QEMU's checkpatch.pl; the control is the first patch with a line of
 # trailing whitespace added.
