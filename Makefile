@@ -20,7 +20,9 @@
 #                   user.email; a placeholder is refused) in build/outgoing/,
 #                   checked by git send-email --dry-run; nothing is sent
 #   make clean      remove build/, unless a tree there has commits no
-#                   export saved or uncommitted edits (FORCE=1: anyway)
+#                   export saved, edits, untracked files, stashes or a
+#                   rebase in progress (FORCE=1: anyway; never a BUILD
+#                   outside the project)
 #   make image      the patched Image (make base-image: the unpatched one,
 #                   make images: both)
 #   make guest      what runs in the guest, for BASE (build/guest/)
@@ -35,7 +37,8 @@
 #                   30 minutes (scripts/soak.sh; SOAK_ARGS="--minutes 5")
 #
 # BASE=7.3 (default), 6.12.y or 6.1.y (the stable fixes only)  which Debian base tree
-# KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree
+# KSRC=/path/to/linux BASE=v6.16    use a worktree of your own tree (a
+#                   kernel with no series folder is refused: SERIES=)
 # SERIES=7.3|v6.16|6.12.y|6.1.y    override the series folder
 # A base has one name, its series folder's (<name> above: 7.3, 6.12.y,
 # 6.1.y; with KSRC the folder of the kernel version at BASE, e.g. v6.16):

@@ -139,6 +139,9 @@ configure_build() {
 	if ! cmp -s "$HERE/devices.mak" "$GIT/configs/devices/aarch64-softmmu/spe-test.mak"; then
 		cp "$HERE/devices.mak" "$GIT/configs/devices/aarch64-softmmu/spe-test.mak"
 	fi
+	# ours, not a developer's untracked file (make clean looks for those)
+	grep -qxF /configs/devices/aarch64-softmmu/spe-test.mak "$GIT/.git/info/exclude" 2>/dev/null ||
+		echo /configs/devices/aarch64-softmmu/spe-test.mak >>"$GIT/.git/info/exclude"
 	if [ -f "$OUT/build.ninja" ] && [ -f "$OUT/.spe-configured" ] &&
 	   [ "$(cat "$OUT/.spe-configured")" = "$CONF_ARGS" ]; then
 		return

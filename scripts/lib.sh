@@ -171,30 +171,39 @@ base_deb() {
 # its kernel version.  SERIES=<folder> applies another folder to the base
 # tree, and what is made of it is named for that folder (the tree of a
 # Debian base stays build/linux-BASE).
-# name_of_version VERSION PATCHLEVEL: the folder for that kernel.
+# name_of_version VERSION PATCHLEVEL: the folder for that kernel; none
+# (status 1) for a kernel the project has no folder for.
 name_of_version() {
 	case "$1.$2" in
+	7.3) echo 7.3 ;;
 	6.12) echo 6.12.y ;;
 	6.1) echo 6.1.y ;;
 	6.16) echo v6.16 ;;
-	*) echo "$DEFAULT_BASE" ;;
+	*) return 1 ;;
 	esac
 }
-# name_of_makefile: the folder for the kernel whose top Makefile is on stdin.
-name_of_makefile() {
+# version_of_makefile: "VERSION PATCHLEVEL" of the top Makefile on stdin.
+version_of_makefile() {
+	awk '$1 == "VERSION" && $2 == "=" { v = $3 }
+	     $1 == "PATCHLEVEL" && $2 == "=" { p = $3 }
+	     END { print v, p }'
+}
+# name_of_tree WHAT MAKEFILE-TEXT: NAME for the kernel of that Makefile,
+# or die naming the folders there are: a kernel the series was not
+# exported for is never given another base's folder silently.
+name_of_tree() {
 	local v
-	v=$(awk '$1 == "VERSION" && $2 == "=" { v = $3 }
-		 $1 == "PATCHLEVEL" && $2 == "=" { p = $3 }
-		 END { print v, p }')
+	v=$(version_of_makefile <<<"$2")
 	# shellcheck disable=SC2086 # two words: VERSION PATCHLEVEL
-	name_of_version $v
+	name_of_version $v && return 0
+	die "$1: kernel ${v// /.} has no series folder (folders: $(cd "$ROOT/series" && echo *)); SERIES=<folder> applies one to it anyway"
 }
 if [ -n "${SERIES:-}" ]; then
 	NAME=$SERIES
 elif [ -n "${KTREE:-}" ]; then
-	NAME=$({ name_of_makefile <"$KTREE/Makefile"; } 2>/dev/null || name_of_version)
+	NAME=$(name_of_tree "$KTREE" "$(cat "$KTREE/Makefile" 2>/dev/null)") || exit 1
 elif [ -n "${KSRC:-}" ]; then
-	NAME=$(git -C "$KSRC" show "${BASE:-HEAD}:Makefile" 2>/dev/null | name_of_makefile)
+	NAME=$(name_of_tree "$KSRC at ${BASE:-HEAD}" "$(git -C "$KSRC" show "${BASE:-HEAD}:Makefile" 2>/dev/null)") || exit 1
 else
 	NAME=$BASE
 fi

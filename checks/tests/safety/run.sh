@@ -4,12 +4,17 @@
 # trees in a copy of the project (a sandbox under a temporary folder), with
 # the project's own Makefile and scripts:
 #   clean-*      make clean refuses while a tree under build/ has commits
-#                no export saved, or uncommitted edits; FORCE=1 overrides;
+#                no export saved (on a branch or a detached HEAD),
+#                uncommitted edits, untracked files, a stash or a rebase
+#                in progress (FORCE=1 overrides), and on a BUILD outside
+#                the project (always);
 #   roundtrip-*  after an export, apply is quiet and keeps the branch; a
 #                newer folder is applied; the record of one branch (the
 #                v6.16 stand-in's) does not stand in for another's;
 #   standin-*    the v6.16 check never writes into a worktree of a tree of
-#                the user's own (make KSRC=... BASE=v6.16).
+#                the user's own (make KSRC=... BASE=v6.16);
+#   ksrc-*       a tree of the user's of a kernel no folder is for is
+#                refused, never treated as 7.3.
 #
 #   checks/tests/safety/run.sh
 #
@@ -98,8 +103,71 @@ clean_dirty() {
 	grep -q 'file.c' "$tmp/clean" || { cat "$tmp/clean"; return 1; }
 	mk clean FORCE=1 && [ ! -e "$S/build" ]
 }
+# refused CASE-TEXT: make clean must refuse, name CASE-TEXT and keep the
+# tree; FORCE=1 then removes build/.
+refused() {
+	if mk clean >"$tmp/clean" 2>&1; then
+		echo "make clean went ahead; it should have refused naming: $1"
+		return 1
+	fi
+	grep -qF -- "$1" "$tmp/clean" || { echo "no \"$1\" in:"; cat "$tmp/clean"; return 1; }
+	[ -d "$S/build/linux-7.3/.git" ] || { echo "the tree is gone"; return 1; }
+	mk clean FORCE=1 && [ ! -e "$S/build" ]
+}
+clean_untracked() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	# as in Debian's tree, whose .gitignore ignores its top level
+	printf '/*\n!/file.c\n' >"$S/build/linux-7.3/.gitignore"
+	g "$S/build/linux-7.3" add -f .gitignore
+	g "$S/build/linux-7.3" commit -q -m "demo: ignore the top level"
+	mk export >/dev/null || return 1
+	echo "new" >"$S/build/linux-7.3/new-driver.c"
+	refused "new-driver.c"
+}
+clean_stash() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	echo "half done" >>"$S/build/linux-7.3/file.c"
+	g "$S/build/linux-7.3" stash -q
+	refused "stash@{0}"
+}
+clean_detached() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	g "$S/build/linux-7.3" checkout -q --detach
+	commit "$S/build/linux-7.3" three "demo: made on a detached HEAD"
+	refused "demo: made on a detached HEAD"
+}
+clean_rebase() {
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	GIT_SEQUENCE_EDITOR="sed -i s/^pick/edit/" g "$S/build/linux-7.3" rebase -q -i base >/dev/null 2>&1
+	refused "a rebase is in progress"
+}
+clean_outside() {
+	local other=$tmp/elsewhere
+	sandbox
+	mkdir -p "$other"
+	echo "not the project's" >"$other/keep"
+	if BUILD=$other mk clean >"$tmp/clean" 2>&1; then
+		echo "make clean accepted BUILD=$other"
+		return 1
+	fi
+	[ -f "$other/keep" ] || { echo "make clean removed $other"; return 1; }
+	grep -q 'not inside the project' "$tmp/clean" || { cat "$tmp/clean"; return 1; }
+}
 check clean-unexported clean_unexported
 check clean-dirty clean_dirty
+check clean-untracked clean_untracked
+check clean-stash clean_stash
+check clean-detached clean_detached
+check clean-rebase clean_rebase
+check clean-outside clean_outside
 
 # --- export, then apply ---
 roundtrip_quiet() {
@@ -196,5 +264,27 @@ standin_user_tree() {
 	[ -z "$(git -C "$wt" status --porcelain)" ]
 }
 check standin-user-tree standin_user_tree
+
+# make apply KSRC=<a kernel no folder is for> is refused with the list of
+# folders, and writes nothing into the user's repository.
+ksrc_unknown_version() {
+	local u=$tmp/user66 refs
+	sandbox
+	tree "$u"
+	printf 'VERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 0\n' >"$u/Makefile"
+	g "$u" add Makefile
+	g "$u" commit -q -m "Linux 6.6"
+	refs=$(git -C "$u" for-each-ref)
+	if (cd "$S" && KSRC=$u BASE=HEAD scripts/apply.sh) >"$tmp/apply" 2>&1; then
+		echo "a 6.6 tree was taken for a folder of another kernel"
+		return 1
+	fi
+	grep -q 'kernel 6.6 has no series folder (folders: .*demo' "$tmp/apply" ||
+		{ cat "$tmp/apply"; return 1; }
+	[ "$(git -C "$u" for-each-ref)" = "$refs" ] ||
+		{ echo "the user's refs changed:"; git -C "$u" for-each-ref; return 1; }
+	[ ! -e "$S/build/images/7.3-Image" ]
+}
+check ksrc-unknown-version ksrc_unknown_version
 
 exit $rc
