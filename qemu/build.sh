@@ -88,10 +88,33 @@ fetch_meson() {
 	export PYTHONPATH=$m/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 }
 
+# unsaved: what of a developer's the git copy holds that a checkout or
+# a removal would lose: edits, untracked files (but the scripts' own,
+# named in info/exclude), stashes, an operation in progress, commits on
+# spe that qemu/export.sh did not save.  Nothing printed: nothing to lose.
+unsaved() {
+	[ -d "$GIT/.git" ] || return 0
+	git -C "$GIT" status --porcelain --untracked-files=no
+	git -C "$GIT" ls-files --others --directory --no-empty-directory \
+		--exclude-from="$GIT/.git/info/exclude" 2>/dev/null
+	git -C "$GIT" stash list
+	local op
+	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD; do
+		[ ! -e "$GIT/.git/$op" ] || echo "$op: an operation in progress"
+	done
+	if [ "$(WORK=spe series_state "$GIT" "$HERE/patches")" = unexported ]; then
+		git -C "$GIT" log --oneline spe --not --tags --glob='refs/applied/*'
+	fi
+}
+
 # 2. Pristine copy as tag "pristine"; our series on branch "spe".
 prepare_git() {
-	local d=$1
+	local d=$1 lose
 	if [ -d "$GIT/.git" ] && ! cmp -s "$d/VERSION" "$GIT/VERSION"; then
+		lose=$(unsaved)
+		[ -z "$lose" ] || die "$GIT is of QEMU $(cat "$GIT/VERSION"), the source now $(cat "$d/VERSION"), and it holds work a new copy would lose:
+$(head -n 10 <<<"$lose")
+save it (qemu/export.sh, git stash pop and commit...) or move $GIT away"
 		note "source changed: new git copy"
 		rm -rf "$GIT" "$OUT"
 	fi
@@ -111,12 +134,7 @@ prepare_git() {
 # branch that moved past the record carries a developer's commits: it is
 # built as it is, never reset, until qemu/export.sh saves them.
 apply_series() {
-	if [ -f "$GIT/.git/spe-series-stamp" ]; then
-		# the record of older versions of these scripts
-		git -C "$GIT" update-ref refs/applied/spe spe
-		git -C "$GIT" config branch.spe.fingerprint "$(cat "$GIT/.git/spe-series-stamp")"
-		rm -f "$GIT/.git/spe-series-stamp"
-	fi
+	local lose
 	if [ "${QEMU_FORCE_APPLY:-0}" != 1 ]; then
 		case "$(WORK=spe series_state "$GIT" "$HERE/patches")" in
 		unexported)
@@ -127,8 +145,14 @@ apply_series() {
 			return ;;
 		esac
 	fi
+	# Never a forced checkout: edits, untracked files and commits on spe
+	# are a developer's (even with QEMU_FORCE_APPLY=1).
+	lose=$(unsaved)
+	[ -z "$lose" ] || die "qemu/patches changed, and $GIT holds work that applying them would lose:
+$(head -n 10 <<<"$lose")
+save it (qemu/export.sh) or discard it yourself, then run this again"
 	note "applying series ($(series_patches "$HERE/patches" | wc -l) patches)"
-	git -C "$GIT" checkout -q -f -B spe pristine
+	git -C "$GIT" checkout -q -B spe pristine
 	# shellcheck disable=SC2046
 	am_series "$GIT" $(series_patches "$HERE/patches") || die "the series does not apply"
 	WORK=spe record_series "$GIT" "$HERE/patches"
@@ -189,6 +213,9 @@ CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
  --enable-fdt=system --disable-install-blobs"
 # shellcheck disable=SC2086,SC2116 # the lines above as one, split into words
 CONF_ARGS=$(echo $CONF_ARGS)
+
+# Sourced (checks/tests/safety), only the functions above are defined.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
 d=$(fetch_source)
 fetch_meson

@@ -14,7 +14,9 @@
 #   standin-*    the v6.16 check never writes into a worktree of a tree of
 #                the user's own (make KSRC=... BASE=v6.16);
 #   ksrc-*       a tree of the user's of a kernel no folder is for is
-#                refused, never treated as 7.3.
+#                refused, never treated as 7.3;
+#   qemu-*       qemu/build.sh neither checks out over nor deletes a QEMU
+#                git copy that holds edits or untracked files.
 #
 #   checks/tests/safety/run.sh
 #
@@ -264,6 +266,54 @@ standin_user_tree() {
 	[ -z "$(git -C "$wt" status --porcelain)" ]
 }
 check standin-user-tree standin_user_tree
+
+# qemu/build.sh on a git copy of QEMU holding a developer's edit and an
+# untracked file: re-applying the series (qemu/patches changed, or
+# QEMU_FORCE_APPLY=1) and a new Debian QEMU version both refuse, naming
+# them, and leave the copy as it was.  Its functions are sourced, on a
+# small stand-in for the copy.
+qemu_copy() {
+	local q=$1
+	git init -q -b base-tree "$q"
+	echo 10.2.2 >"$q/VERSION"
+	echo "int cpu;" >"$q/cpu.c"
+	g "$q" add -A
+	g "$q" commit -q -m "Debian source"
+	g "$q" tag pristine
+	g "$q" checkout -q -b spe
+	echo "int spe;" >>"$q/cpu.c"
+	g "$q" commit -q -a -m "target/arm: the series"
+	g "$q" update-ref refs/applied/spe spe
+	echo "int mine;" >>"$q/cpu.c"
+	echo "new test" >"$q/mine.c"
+}
+qemu_keeps_edits() {
+	local q
+	sandbox
+	cp -r "$src/qemu" "$S/"
+	q=$(cd "$S" && bash -c '. scripts/lib.sh && echo "$QEMU_DIR-git"')
+	qemu_copy "$q"
+	if (cd "$S" && QEMU_FORCE_APPLY=1 bash -c '. qemu/build.sh && apply_series') >"$tmp/q" 2>&1; then
+		echo "apply_series went ahead"; return 1
+	fi
+	if ! grep -q 'cpu.c' "$tmp/q" || ! grep -q 'mine.c' "$tmp/q"; then
+		cat "$tmp/q"; return 1
+	fi
+	if ! grep -q 'int mine' "$q/cpu.c" || [ ! -f "$q/mine.c" ]; then
+		echo "the edits are gone"; return 1
+	fi
+	# a new Debian version of QEMU: the copy is not replaced
+	mkdir -p "$tmp/src"
+	echo 10.2.3 >"$tmp/src/VERSION"
+	if (cd "$S" && bash -c '. qemu/build.sh && prepare_git "$1"' - "$tmp/src") >"$tmp/q" 2>&1; then
+		echo "prepare_git went ahead"; return 1
+	fi
+	grep -q 'mine.c' "$tmp/q" || { cat "$tmp/q"; return 1; }
+	if ! grep -q 'int mine' "$q/cpu.c" || [ ! -f "$q/mine.c" ]; then
+		echo "the copy is gone"; return 1
+	fi
+}
+check qemu-keeps-edits qemu_keeps_edits
 
 # make apply KSRC=<a kernel no folder is for> is refused with the list of
 # folders, and writes nothing into the user's repository.
