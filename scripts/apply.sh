@@ -60,13 +60,15 @@ apply_to() {	# apply_to <branch>
 	[ -z "$v" ] || git -C "$t" config --file "$cfg" "branch.$1.reroll" "$v"
 }
 
-case "$(series_state "$t" "$d")" in
+# Once WORK exists, the tree must be on it: a developer on another
+# branch, or in a rebase, is never switched away from it.
+state=$(series_state "$t" "$d")
+[ "$state" = none ] || on_work "$t"
+case "$state" in
 unexported)
 	note "branch $WORK has commits that are not in $(basename "$d"); building it as it is (make export to save them)"
-	git -C "$t" checkout -q "$WORK"
 	exit 0 ;;
 current)
-	git -C "$t" checkout -q "$WORK"
 	exit 0 ;;
 esac
 

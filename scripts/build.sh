@@ -18,7 +18,7 @@ case "$which" in
 work)
 	git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null ||
 		die "no branch $WORK in $t: run scripts/apply.sh"
-	git -C "$t" checkout -q "$WORK"
+	on_work "$t"
 	w=$t
 	;;
 base)

@@ -221,15 +221,27 @@ ktree() {
 	fi
 }
 
+# on_work TREE: TREE has the series' branch WORK checked out, with no
+# rebase or am stopped half way; otherwise die saying so.  No script
+# switches a developer's tree to another branch behind their back.
+on_work() {
+	local t=$1 head gd op
+	gd=$(git -C "$t" rev-parse --path-format=absolute --git-dir)
+	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD; do
+		[ ! -e "$gd/$op" ] || die "$t: a ${op%%[-_]*} is in progress: finish it (or abort it) first"
+	done
+	head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
+	[ "$head" = "$WORK" ] ||
+		die "$t is on $head, not the series' branch $WORK; nothing was switched: git -C $t checkout $WORK, then run this again"
+}
+
 # work_ktree: ktree, which must exist and have the series' branch WORK
 # checked out (what the guest builds take their kselftest and perf from)
 work_ktree() {
-	local t head
+	local t
 	t=$(ktree)
 	[ -e "$t/.git" ] || die "no kernel tree $t (make apply BASE=$BASE)"
-	head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
-	[ "$head" = "$WORK" ] ||
-		die "$t is on $head, not $WORK: the guest's kselftest and perf would not be the series' (scripts/build.sh work checks $WORK out)"
+	on_work "$t"
 	echo "$t"
 }
 

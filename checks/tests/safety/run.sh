@@ -15,6 +15,8 @@
 #                the user's own (make KSRC=... BASE=v6.16);
 #   ksrc-*       a tree of the user's of a kernel no folder is for is
 #                refused, never treated as 7.3;
+#   stays-*      make apply and scripts/build.sh never switch a tree off
+#                the branch its developer is on;
 #   qemu-*       qemu/build.sh neither checks out over nor deletes a QEMU
 #                git copy that holds edits or untracked files.
 #
@@ -266,6 +268,27 @@ standin_user_tree() {
 	[ -z "$(git -C "$wt" status --porcelain)" ]
 }
 check standin-user-tree standin_user_tree
+
+# make apply and scripts/build.sh on a tree whose developer moved to a
+# branch of their own: both refuse, and the tree stays on that branch.
+stays_on_branch() {
+	local t
+	sandbox
+	t=$S/build/linux-7.3
+	tree "$t"
+	mk export >/dev/null || return 1
+	g "$t" checkout -q -b mine base
+	for cmd in scripts/apply.sh "scripts/build.sh work"; do
+		# shellcheck disable=SC2086 # the command and its argument
+		if (cd "$S" && SERIES=demo $cmd) >"$tmp/b" 2>&1; then
+			echo "$cmd went ahead"; return 1
+		fi
+		[ "$(git -C "$t" symbolic-ref --short HEAD)" = mine ] ||
+			{ echo "$cmd switched the tree to $(git -C "$t" symbolic-ref --short HEAD)"; return 1; }
+		grep -q 'is on mine, not the series. branch work' "$tmp/b" || { cat "$tmp/b"; return 1; }
+	done
+}
+check stays-on-branch stays_on_branch
 
 # qemu/build.sh on a git copy of QEMU holding a developer's edit and an
 # untracked file: re-applying the series (qemu/patches changed, or
