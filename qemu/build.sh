@@ -60,7 +60,14 @@ fetch_source() {
 	mkdir -p "$SRC"
 	note "apt-get source qemu=$QEMU_DEB (private apt configuration, $APTQ)" >&2
 	qapt_update
-	(cd "$SRC" && qapt source -qq "qemu=$QEMU_DEB" >&2) || die "apt-get source qemu=$QEMU_DEB failed"
+	if ! (cd "$SRC" && qapt source -qq "qemu=$QEMU_DEB" >&2); then
+		local now
+		now=$(qapt source --print-uris qemu 2>/dev/null | sed -n "s/^'.*' qemu_\(.*\)\.dsc .*/\1/p" | head -n1)
+		die "apt-get source qemu=$QEMU_DEB failed: sid no longer serves the QEMU that qemu/patches were made on (it serves ${now:-no qemu source}).
+  To keep it: unpack it in $SRC/ (dpkg-source -x qemu_${QEMU_DEB#*:}.dsc, from a machine that has it) and run this again.
+  To move: set QEMU_DEB in scripts/lib.sh, run qemu/build.sh, rebase branch spe of $GIT onto the new
+  source and save it with qemu/export.sh (check that the new version's orig tarball is served: 11.1's was not)."
+	fi
 	[ -f "$d/VERSION" ] || die "no unpacked source at $d"
 	echo "$d"
 }

@@ -54,6 +54,17 @@ base_pkg() {
 	*) return 1 ;;
 	esac
 }
+# base_version BASE: the version of the package the series folder of BASE
+# was made on.  Pinned: the day Debian serves a newer one, a fresh clone
+# stops and says so (base_deb) instead of exporting other bytes.
+base_version() {
+	case "$1" in
+	7.3) echo 7.3.4-1~bpo13+1 ;;
+	6.12.y) echo 6.12.118-1~deb12u1 ;;
+	6.1.y) echo 6.1.192-3 ;;
+	*) return 1 ;;
+	esac
+}
 
 # With KSRC (a tree of the user's own) BASE is a revision of that tree.
 if [ -z "${KSRC:-}" ]; then
@@ -136,23 +147,28 @@ papt_update() {
 	touch "$BUILD/apt/updated"
 }
 
-# base_deb BASE: the path of the base's linux-source .deb under
-# build/debs, downloaded with the private apt configuration if missing.
+# base_deb BASE: the path of the base's linux-source .deb (of the pinned
+# version, base_version) under build/debs, downloaded with the private apt
+# configuration if missing.  If Debian no longer serves that version, die
+# naming the package, both versions and what to do.
 base_deb() {
-	local pkg deb debs=$BUILD/debs
+	local pkg ver deb now debs=$BUILD/debs
 	pkg=$(base_pkg "$1")
+	ver=$(base_version "$1")
+	deb=$debs/${pkg}_${ver//:/%3a}_all.deb
 	mkdir -p "$debs"
-	newest() {	# the last of the package's .debs in name order
-		local f last=
-		for f in "$debs/${pkg}"_*.deb; do [ -e "$f" ] && last=$f; done
-		echo "$last"
-	}
-	deb=$(newest)
-	if [ -z "$deb" ]; then
-		note "fetching $pkg with a private apt configuration" >&2
+	if [ ! -f "$deb" ]; then
+		note "fetching $pkg $ver with a private apt configuration" >&2
 		papt_update
-		(cd "$debs" && papt download "$pkg" >&2) || die "cannot download $pkg"
-		deb=$(newest)
+		if ! (cd "$debs" && papt download "$pkg=$ver" >&2); then
+			now=$(papt download --print-uris "$pkg" 2>/dev/null | awk '{ print $2 }' |
+				sed -n "s/^${pkg}_\(.*\)_[^_]*\.deb\$/\1/p" | sed 's/%3a/:/')
+			die "Debian no longer serves $pkg $ver, which series/$1 was made on (it serves ${now:-no $pkg at all}).
+  To keep this base: put ${pkg}_${ver}_all.deb into $debs/ (from a machine that has it).
+  To move it to ${now:-the new version}: set $1's version in scripts/lib.sh (base_version), make clean (it keeps
+  a tree that holds work), make apply BASE=$1, make export BASE=$1, and review what changed in series/$1."
+		fi
+		[ -f "$deb" ] || die "apt-get download $pkg=$ver wrote no $deb"
 	fi
 	echo "$deb"
 }

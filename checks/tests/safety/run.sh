@@ -17,6 +17,8 @@
 #                refused, never treated as 7.3;
 #   stays-*      make apply and scripts/build.sh never switch a tree off
 #                the branch its developer is on;
+#   debian-*     a newer Debian linux-source than the series was made on
+#                stops the base with a message, never builds silently;
 #   qemu-*       qemu/build.sh neither checks out over nor deletes a QEMU
 #                git copy that holds edits or untracked files.
 #
@@ -337,6 +339,31 @@ qemu_keeps_edits() {
 	fi
 }
 check qemu-keeps-edits qemu_keeps_edits
+
+# Debian moved on: the archive serves a newer linux-source-7.3 than the
+# one series/7.3 was made on.  scripts/base.sh stops, naming the package
+# and both versions, instead of building (and exporting) another tree.
+# The archive is a local one (file:), with only the newer package.
+debian_moved() {
+	local repo=$tmp/repo pkg=linux-source-7.3 ver newer
+	sandbox
+	ver=$(cd "$S" && bash -c '. scripts/lib.sh && base_version 7.3')
+	newer=${ver/7.3.4/7.3.5}
+	[ "$newer" != "$ver" ] || newer=9.9.9-1
+	mkdir -p "$repo/pkg/DEBIAN" "$S/build/apt/lists/partial" "$S/build/apt/cache/archives/partial"
+	printf 'Package: %s\nVersion: %s\nArchitecture: all\nMaintainer: t <t@example.org>\nDescription: test\n' \
+		"$pkg" "$newer" >"$repo/pkg/DEBIAN/control"
+	dpkg-deb -b "$repo/pkg" "$repo/${pkg}_${newer}_all.deb" >/dev/null || return 1
+	(cd "$repo" && dpkg-scanpackages -m . /dev/null >Packages 2>/dev/null) || return 1
+	echo "deb [trusted=yes] file:$repo ./" >"$S/build/apt/sources.list"
+	if (cd "$S" && BASE=7.3 scripts/base.sh) >"$tmp/base" 2>&1; then
+		echo "scripts/base.sh went ahead on $pkg $newer"; return 1
+	fi
+	grep -qF "Debian no longer serves $pkg $ver, which series/7.3 was made on (it serves $newer)" "$tmp/base" ||
+		{ cat "$tmp/base"; return 1; }
+	[ ! -e "$S/build/linux-7.3" ] || { echo "a tree was made of $newer"; return 1; }
+}
+check debian-moved debian_moved
 
 # make apply KSRC=<a kernel no folder is for> is refused with the list of
 # folders, and writes nothing into the user's repository.
