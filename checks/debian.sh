@@ -13,7 +13,7 @@ set -euo pipefail
 
 [ -z "${KSRC:-}" ] || { result skip "debian: KSRC tree is not a Debian package"; exit 0; }
 t=$(ktree)
-d=$(series_dir "$t")
+d=$(series_dir)
 name=$(basename "$d")
 deb=$(base_deb "$BASE")
 list=$BUILD/debs/$(basename "$deb" .deb).list

@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
-d=$(series_dir "$t")
+d=$(series_dir)
 name=$(basename "$d")
 if [ -z "$(series_patches "$d")" ]; then
 	result skip "export/$name: the folder has no patches"

@@ -21,7 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 t=$(ktree)
-d=$(series_dir "$t")
+d=$(series_dir)
 name=$(basename "$d")
 log=$BUILD/check-$name
 cache=$BUILD/cache/series-$name

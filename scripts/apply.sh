@@ -13,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t=$(ktree)
-d=$(series_dir "$t")
+d=$(series_dir)
 git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null || die "no base tree; run scripts/base.sh"
 
 apply_to() {	# apply_to <branch>

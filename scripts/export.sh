@@ -38,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t=$(ktree)
-d=$(series_dir "$t")
+d=$(series_dir)
 out=${1:-$d}
 git -C "$t" rev-parse -q --verify "refs/heads/$WORK" >/dev/null || die "no branch $WORK in $t"
 n=$(git -C "$t" rev-list --count "$BASE_TAG..$WORK")

@@ -288,17 +288,8 @@ record_series() {
 	git -C "$1" config "branch.$WORK.fingerprint" "$(series_fingerprint "$2")"
 }
 # recorded_series T: print "<commit> <fingerprint>" of the record, "-"
-# for a field there is none of.  Takes over the record of older versions of
-# these scripts (refs/series/applied, series.fingerprint), which were
-# shared by every branch of the tree.
+# for a field there is none of.
 recorded_series() {
-	local old
-	if old=$(git -C "$1" rev-parse -q --verify refs/series/applied); then
-		git -C "$1" update-ref "refs/applied/$WORK" "$old"
-		git -C "$1" config "branch.$WORK.fingerprint" "$(git -C "$1" config series.fingerprint || true)"
-		git -C "$1" update-ref -d refs/series/applied
-		git -C "$1" config --unset series.fingerprint || true
-	fi
 	echo "$(git -C "$1" rev-parse -q --verify "refs/applied/$WORK" || echo -)" \
 		"$(git -C "$1" config "branch.$WORK.fingerprint" || echo -)"
 }
@@ -327,7 +318,8 @@ series_state() {
 
 # git_import DIR MESSAGE: make the unpacked source in DIR a git repository
 # of one commit, with a fixed identity and date, so that its commit id
-# (and with it the series' base-commit: line) is the same on every machine.
+# (and with it every commit id of the applied series, and the exported
+# folders' bytes) is the same on every machine.
 git_import() {
 	git -C "$1" init -q -b base-tree
 	git -C "$1" add -A -f .
@@ -568,5 +560,3 @@ cached() {
 	return $rc
 }
 
-stage_start() { STAGE_T0=$(date +%s); note "stage $1"; }
-stage_end() { echo "TIME $1 $(($(date +%s) - STAGE_T0))s"; }
