@@ -97,7 +97,7 @@ summary() { "$ROOT/checks/summary.sh" "$log" "$expected" | tee "$BUILD/summary$s
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or checks/NAME.sh.
-STAGES="base apply debian export series harness fuzz mutate boot qemu-spe padding upstream"
+STAGES="base apply debian export series harness fuzz mutate boot kunit qemu-spe padding upstream"
 if [ -n "$upstream_all$el2" ]; then
 	STAGES="base apply upstream"
 elif [ -n "$stable" ]; then
@@ -113,8 +113,8 @@ check_tree() {
 				skip_stage "$p$s" "a tree of the user's own (KSRC) is not a Debian package"
 				continue
 			fi ;;
-		qemu-spe | mutate)
-			# CI's time: these two run on the first base; make check
+		qemu-spe | mutate | kunit)
+			# CI's time: these three run on the first base; make check
 			# BASE=<name> runs them on that base.
 			if [ -z "${KSRC:-}${CHECK_BASES:-}" ] && [ "$BASE" != "${DEBIAN_BASES%% *}" ]; then
 				skip_stage "$p$s" "make check runs it on ${DEBIAN_BASES%% *} only (CI's time); make check BASE=$BASE runs it here"
