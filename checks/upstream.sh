@@ -40,7 +40,7 @@
 # make check runs the first part only, on the 7.3 base: the EL1 boots of
 # --all take about 10 minutes per base and the two EL2 boots of --el2
 # about 7 more (457 s on 7.3), which a cold make check has no room for
-# (README: "What make check runs").
+# (README.md, "What make check runs").
 #
 # Logs: build/upstream/<name>-<run>/ (console.txt, trace.log, results).
 set -euo pipefail
