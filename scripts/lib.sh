@@ -18,6 +18,9 @@ export PATH=/usr/bin:/bin:$PATH
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
+# Paths under the project are hashed relative to it, so that a second
+# clone (CI's fresh one) hits what the first one compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
 # Parallel jobs, for every build of the project (kernel, QEMU, perf,
 # mutants): JOBS=n, default the machine's CPUs.
 export JOBS=${JOBS:-$(nproc)}
