@@ -17,8 +17,8 @@
 #                   on the unpatched and the patched kernel
 #   make export     regenerate the series folder from branch "work"
 #   make outgoing   the series folder as mail from you (git config user.name,
-#                   user.email; a placeholder is refused) in build/outgoing/,
-#                   checked by git send-email --dry-run; nothing is sent
+#                   user.email; a placeholder is refused) in build/outgoing/:
+#                   b4 prep branches and b4 send -o; nothing is sent
 #   make clean      remove build/, unless a tree there has commits no
 #                   export saved, edits, untracked files, stashes or a
 #                   rebase in progress (FORCE=1: anyway; never a BUILD

@@ -1,13 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make outgoing: a series folder as mail a real submitter can send.
+# make outgoing: a series folder as mail a real submitter can send, with b4.
 #
 # The committed folders carry the project's placeholder identity, which
-# no one can sign for.  This writes each posting of series/<name> (the
+# no one can sign for.  This takes each posting of series/<name> (the
 # fixes/<n>/ postings, the series, the later/<n>/ postings; never the
 # deps/<n>/ stand-ins for other people's patches, and of a test base,
-# lib.sh: TEST_BASES, only the fixes), in the order of its series file,
-# to build/outgoing/<name>/<posting>/ with the submitter's identity:
+# lib.sh: TEST_BASES, only the fixes), in the order of its series file:
 #   - the submitter is who `git config user.name` and `user.email` name
 #     in this repository (or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL);
 #     refused, with the reason, when empty, a placeholder (a domain that
@@ -15,17 +14,25 @@
 #     invalid and localhost names, example.com/.net/.org, a noreply
 #     address), since a maintainer must be able to reply;
 #   - a patch whose author is such a placeholder gets the submitter as
-#     From: and its Signed-off-by: lines by the placeholder become the
+#     author and its Signed-off-by: lines by the placeholder become the
 #     submitter's; a patch by anyone else keeps its author, and the
 #     submitter's Signed-off-by: follows the last one (the DCO of whoever
 #     passes a patch on);
-#   - the recipients are those the export wrote (To:, Cc: from the tree's
-#     scripts/get_maintainer.pl).
-# Each posting then goes through `git send-email --dry-run`, which parses
-# it, validates it (8bit, as the lists want patches: a line longer than
-# SMTP allows is an error, not quoted-printable) and prints the mail it
-# would send; nothing is sent.
-# build/outgoing/<name>/send-email.log has its output.
+#   - the patches are applied with git am, in the series file's order, on
+#     the base of the kernel tree in build/outgoing/<name>/repo, a clone
+#     sharing the tree's objects (nothing is written to the tree itself);
+#   - each posting becomes a b4 prep branch there, b4/<posting>: its
+#     cover letter the folder's (the subject alone for a single patch, as
+#     b4 puts a cover letter's text under the cut of a lone patch), its
+#     version and prefix those of the folder's subjects, its To: and Cc:
+#     trailers the recipients the export wrote (scripts/get_maintainer.pl
+#     and config/cc);
+#   - `b4 send -o` writes its mail to build/outgoing/<name>/<posting>/;
+#     nothing is sent.  A line longer than SMTP allows (998 characters,
+#     RFC 5322 2.1.1) is refused.
+# To send: cd build/outgoing/<name>/repo, git checkout b4/<posting>,
+# b4 send (docs/sending.md); b4 trailers -u then collects the replies'
+# trailers on that branch.
 #
 #   scripts/outgoing.sh [OUTDIR]
 set -euo pipefail
@@ -34,8 +41,11 @@ set -euo pipefail
 d=$(series_dir)
 [ -f "$d/series" ] || die "no series file in $d"
 out=${1:-$BUILD/outgoing/$NAME}
-[ -x "$(git --exec-path)/git-send-email" ] ||
-	die "git send-email is missing (Debian: git-email; scripts/setup.sh installs it)"
+command -v b4 >/dev/null ||
+	die "b4 is missing (Debian: b4; scripts/setup.sh installs it)"
+t=$(ktree)
+git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null ||
+	die "no $BASE_TAG in $t, on which the folder applies: make apply first"
 
 # placeholder EMAIL: why EMAIL cannot be a submitter's, or nothing.
 placeholder() {
@@ -96,9 +106,35 @@ rewrite() {
 }
 
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out/patches"
+repo=$out/repo
+git clone -q --shared --no-checkout "$t" "$repo"
+git -C "$repo" checkout -q -b outgoing "$BASE_TAG"
+git -C "$repo" config user.name "$name"
+git -C "$repo" config user.email "$email"
+# b4's cover letter without its base-commit: line (the base is an import
+# of Debian's source, which no upstream tree has; the cover letters say
+# in words what each posting applies on)
+git -C "$repo" config b4.prep-cover-template "$ROOT/config/b4-cover-template"
+# postings: their names; first[g] and last[g]: their first and last
+# patch in the series file; cover[g]: the committed mail whose subject
+# and recipients the posting takes
 postings=()
+declare -A first last cover
 while read -r p; do
+	f=$out/patches/$p
+	mkdir -p "$(dirname "$f")"
+	case "$p" in
+	*/0000-cover-letter.patch | 0000-cover-letter.patch) cp "$d/$p" "$f" ;;
+	*)
+		# a stable backport names its mainline commit, known once merged
+		! grep -q '^commit 0\{40\} upstream\.$' "$d/$p" ||
+			die "$p: fill in the mainline commit id of \"commit ... upstream.\" (make export after editing the commit), then send it when stable reports that the mainline patch failed to apply"
+		rewrite "$d/$p" "$f"
+		git -C "$repo" am -q --committer-date-is-author-date "$f" </dev/null ||
+			die "$p does not apply on $BASE_TAG of $t and what the series file lists before it"
+		;;
+	esac
 	case "$p" in
 	deps/*) continue ;;	# stand-ins for other people's patches: never mailed
 	fixes/*) ;;
@@ -111,30 +147,75 @@ while read -r p; do
 	later/*/*) g=later-$(basename "$(dirname "$p")") ;;
 	*) g=series ;;
 	esac
-	# a stable backport names its mainline commit, known once merged
-	! grep -q '^commit 0\{40\} upstream\.$' "$d/$p" ||
-		die "$p: fill in the mainline commit id of \"commit ... upstream.\" (make export after editing the commit), then send it when stable reports that the mainline patch failed to apply"
-	[ -d "$out/$g" ] || postings+=("$g")
-	mkdir -p "$out/$g"
-	rewrite "$d/$p" "$out/$g/$(basename "$p")"
+	if [ -z "${cover[$g]:-}" ]; then
+		postings+=("$g")
+		cover[$g]=$d/$p
+	fi
+	case "$p" in
+	*0000-cover-letter.patch) continue ;;
+	esac
+	[ -n "${first[$g]:-}" ] || first[$g]=$(git -C "$repo" rev-parse HEAD~1)
+	last[$g]=$(git -C "$repo" rev-parse HEAD)
 done < <(sed -n '/^[[:space:]]*\(#\|$\)/!p' "$d/series")
+[ ${#postings[@]} -gt 0 ] || die "$d/series lists nothing to send"
 
-# git send-email --dry-run on each posting: it reads To: and Cc: from the
-# patches, threads the series under its cover letter, and checks every
-# line (--validate); --smtp-server=/bin/false in case anything tried to
-# send.
-log=$out/send-email.log
-: >"$log"
+# header FILE NAME: header NAME of mail FILE, continuation lines joined
+header() {
+	awk -v h="$2: " '/^$/ { exit } s != "" && /^[ \t]/ { s = s $0; next }
+		s != "" { exit } index($0, h) == 1 { s = substr($0, length(h) + 1) }
+		END { print s }' "$1" | sed 's/[ \t][ \t]*/ /g'
+}
+# trailers KIND LIST: one "KIND: address" line per entry of LIST (", "-separated)
+trailers() {
+	# shellcheck disable=SC2001 # one line per entry
+	sed 's/, /\n/g' <<<"$2" | sed -n "s/^ *\(..*\)/$1: \1/p"
+}
+
+# Each posting a b4 prep branch, written out by b4 send -o.
 for g in "${postings[@]}"; do
-	echo "==== $g" >>"$log"
-	git -C "$ROOT" send-email --dry-run --confirm=never --validate \
-		--smtp-server=/bin/false --from="$name <$email>" --8bit-encoding=UTF-8 \
-		--transfer-encoding=8bit \
-		--suppress-cc=self "$out/$g"/*.patch </dev/null >>"$log" 2>&1 ||
-		die "git send-email --dry-run refused $out/$g (see $log)"
-	n=$(grep -c '^Result: OK' "$log" || true)
-	note "$g: $(find "$out/$g" -name '*.patch' | wc -l) mails from $name <$email> (git send-email --dry-run: nothing sent)"
+	c=${cover[$g]}
+	subj=$(header "$c" Subject)
+	# "[RFC PATCH v3 0/5] ...": the prefixes before PATCH, the version
+	tag=$(sed -n 's/^\[\([^]]*\)\].*/\1/p' <<<"$subj")
+	prefixes=${tag%%PATCH*}
+	prefixes=${prefixes% }
+	v=$(sed -n 's/.*PATCH.* v\([0-9][0-9]*\)\( .*\)*$/\1/p' <<<"$tag")
+	{
+		if [ "${c##*/}" = 0000-cover-letter.patch ]; then
+			"$ROOT/scripts/cover.sh" read "$c"
+		else
+			echo "${subj#\[*\] }"
+		fi
+		echo
+		trailers To "$(header "$c" To)"
+		trailers Cc "$(header "$c" Cc)"
+	} >"$out/cover-$g"
+	# b4 prep --edit-cover runs $EDITOR on the cover letter
+	# shellcheck disable=SC2016 # $1 is the editor's argument
+	printf '#!/bin/sh\ncp "%s" "$1"\n' "$out/cover-$g" >"$out/editor-$g"
+	chmod +x "$out/editor-$g"
+	git -C "$repo" checkout -q outgoing
+	(
+		cd "$repo"
+		b4 prep -n "$g" -f "${first[$g]}" </dev/null >/dev/null 2>&1 ||
+			die "b4 prep -n $g failed"
+		git cherry-pick "${first[$g]}..${last[$g]}" >/dev/null
+		EDITOR=$out/editor-$g b4 prep --edit-cover </dev/null >/dev/null 2>&1 ||
+			die "b4 prep --edit-cover failed on b4/$g"
+		[ -z "$prefixes" ] || b4 prep --set-prefixes "$prefixes" </dev/null >/dev/null 2>&1 ||
+			die "b4 prep --set-prefixes $prefixes failed on b4/$g"
+		[ -z "$v" ] || b4 prep --force-revision "$v" </dev/null >/dev/null 2>&1 ||
+			die "b4 prep --force-revision $v failed on b4/$g"
+		# -o never sends; the SMTP server is named only so that b4 does
+		# not look for a web endpoint
+		GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
+			b4 send --no-sign -o "$out/$g" </dev/null >"$out/b4-send-$g.log" 2>&1 ||
+			die "b4 send -o refused b4/$g (see $out/b4-send-$g.log)"
+	)
+	m=$(find "$out/$g" -name '*.eml' | wc -l)
+	[ "$m" -gt 0 ] || die "b4 send -o wrote no mail for b4/$g (see $out/b4-send-$g.log)"
+	long=$(grep -l '^.\{999\}' "$out/$g"/*.eml || true)
+	[ -z "$long" ] || die "$long: a line longer than SMTP allows (998 characters)"
+	note "$g: $m mails from $name <$email> (b4 send -o: nothing sent)"
 done
-[ "$n" = "$(find "$out" -name '*.patch' | wc -l)" ] ||
-	die "git send-email dry-sent $n mails of $(find "$out" -name '*.patch' | wc -l) (see $log)"
-note "mail for $NAME in $out; send a posting with: git send-email $out/<posting>/*.patch"
+note "mail for $NAME in $out; to send: cd $repo, git checkout b4/<posting>, b4 send"
