@@ -62,20 +62,20 @@ apply: base
 	@scripts/apply.sh
 
 build: apply
-	@scripts/build.sh work
+	@scripts/image.sh work
 
 # The Images alone, for a tree already applied: build/images/<name>-Image
 # (branch work) and build/images/<name>-base-Image (the base).
 image:
-	@scripts/build.sh work
+	@scripts/image.sh work
 
 base-image:
-	@scripts/build.sh base
+	@scripts/image.sh base
 
 images: image base-image
 
 guest:
-	@scripts/guest/build.sh
+	@scripts/guest/programs.sh
 
 rootfs:
 	@scripts/guest/rootfs.sh

@@ -18,8 +18,8 @@ set -euo pipefail
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/scripts/guest/build.sh" tests >&2 || die "scripts/guest/build.sh tests failed"
-"$ROOT/scripts/guest/build.sh" init >&2 || die "scripts/guest/build.sh init failed"
+"$ROOT/scripts/guest/programs.sh" tests >&2 || die "scripts/guest/programs.sh tests failed"
+"$ROOT/scripts/guest/programs.sh" init >&2 || die "scripts/guest/programs.sh init failed"
 repro=$BUILD/guest/tests/spe-pad-overflow
 SPE=x-spe-ignore-pmb-writes=never,x-spe-align=1
 # What the kernel prints when the memset() hits the page after the buffer

@@ -7,8 +7,8 @@
 #  - under DEN0154, the unpatched base kernel is caught storming and the
 #    patched kernel is not (init's built-in check; QEMU counts the
 #    handler's passes).
-# Needs: both Images (scripts/build.sh work, scripts/build.sh base), our
-# QEMU (qemu/build.sh) and the guest binaries (scripts/guest/build.sh); each is
+# Needs: both Images (scripts/image.sh work, scripts/image.sh base), our
+# QEMU (qemu/build.sh) and the guest binaries (scripts/guest/programs.sh); each is
 # made here when missing.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -16,7 +16,7 @@ set -euo pipefail
 image=$(need_image work)
 base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
-"$ROOT/scripts/guest/build.sh" >&2 || die "scripts/guest/build.sh failed"
+"$ROOT/scripts/guest/programs.sh" >&2 || die "scripts/guest/programs.sh failed"
 g=$BUILD/guest
 
 for cfg in "den0154-1M:x-spe-ignore-pmb-writes=enabled,x-spe-max-buff-size=1M" \

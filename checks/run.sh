@@ -93,7 +93,7 @@ summary() { "$ROOT/checks/summary.sh" "$log" "$expected" | tee "$BUILD/summary$s
 
 # The stages of one tree, in order, each one script; BASE (and KSRC) are
 # already in the environment.  A stage gets what it needs from the
-# scripts that build it (scripts/build.sh for the Images, qemu/build.sh,
+# scripts that build it (scripts/image.sh for the Images, qemu/build.sh,
 # the guest builds), never from an earlier stage's leftovers; only base
 # and apply gate the rest, since nothing else can run without a tree.
 # Each stage NAME is scripts/NAME.sh (base, apply) or checks/NAME.sh.
@@ -130,8 +130,13 @@ check_tree() {
 				continue
 			fi ;;
 		esac
-		f=$ROOT/checks/$s.sh
-		case "$s" in base | apply) f=$ROOT/scripts/$s.sh ;; esac
+		# the stage's script: checks/<stage>.sh, but for these four
+		case "$s" in
+		base | apply) f=$ROOT/scripts/$s.sh ;;
+		export) f=$ROOT/checks/exported.sh ;;
+		boot) f=$ROOT/checks/boot-tests.sh ;;
+		*) f=$ROOT/checks/$s.sh ;;
+		esac
 		stage "$p$s" "$f" "${a[@]}" && continue
 		case "$s" in base | apply) return 1 ;; esac
 	done

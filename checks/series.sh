@@ -5,7 +5,7 @@
 #   every kernel .c file the patch touches, warnings compared with the
 #   same objects at the base; scripts/checkpatch.pl --strict --codespell;
 #   and, for the whole series, the tree's ABI validator on new ABI files
-#   and the full Image of branch work (scripts/build.sh).
+#   and the full Image of branch work (scripts/image.sh).
 # The patches are applied in a checkout of their own (lib.sh: checkout
 # steps) with its own object directory, so the patched and the base
 # trees keep their objects.
@@ -37,7 +37,7 @@ fail=0
 
 # The whole series first: the Image of branch work, whose object
 # directory also tells which sources the configuration builds.
-if "$ROOT/scripts/build.sh" work >"$log/image.log" 2>&1; then
+if "$ROOT/scripts/image.sh" work >"$log/image.log" 2>&1; then
 	result pass "$name: full Image build"
 else
 	result fail "$name: full Image build (see $log/image.log)"

@@ -24,7 +24,7 @@ log=$BUILD/check-v6.16
 # Everything the verdict depends on; the same inputs are not checked
 # twice (lib.sh: cached).
 if [ -z "${V616_RUN:-}" ]; then
-	key=$( (tool_key checks/v6.16.sh checks/export.sh scripts/export.sh scripts/apply.sh scripts/cover.sh
+	key=$( (tool_key checks/v6.16.sh checks/exported.sh scripts/export.sh scripts/apply.sh scripts/cover.sh
 		git -C "$t73" rev-parse base 2>/dev/null || true
 		find "$d" "$ROOT/series/7.3" -type f | LC_ALL=C sort | xargs cat
 		if [ -d "$files" ]; then find "$files" -type f | sort | xargs cat; fi) |
@@ -157,4 +157,4 @@ result $am3 "v6.16: git am -3 of ${#patches[@]} patches on the stand-in"
 git -C "$wt" checkout -q work-v6.16
 checkpatch_all "v6.16 stand-in"
 BASE_COMMIT_ID=$(sed -n 's/^base-commit: //p' "$d/0000-cover-letter.patch") \
-	"$ROOT/checks/export.sh"
+	"$ROOT/checks/exported.sh"

@@ -66,7 +66,7 @@ fetch_source() {
 		die "apt-get source qemu=$QEMU_DEB failed: sid no longer serves the QEMU that qemu/patches were made on (it serves ${now:-no qemu source}).
   To keep it: unpack it in $SRC/ (dpkg-source -x qemu_${QEMU_DEB#*:}.dsc, from a machine that has it) and run this again.
   To move: set QEMU_DEB in scripts/lib.sh, run qemu/build.sh, rebase branch spe of $GIT onto the new
-  source and save it with qemu/export.sh (check that the new version's orig tarball is served: 11.1's was not)."
+  source and save it with qemu/format-patch.sh (check that the new version's orig tarball is served: 11.1's was not)."
 	fi
 	[ -f "$d/VERSION" ] || die "no unpacked source at $d"
 	echo "$d"
@@ -98,7 +98,7 @@ fetch_meson() {
 # unsaved: what of a developer's the git copy holds that a checkout or
 # a removal would lose: edits, untracked files (but the scripts' own,
 # named in info/exclude), stashes, an operation in progress, commits on
-# spe that qemu/export.sh did not save.  Nothing printed: nothing to lose.
+# spe that qemu/format-patch.sh did not save.  Nothing printed: nothing to lose.
 unsaved() {
 	[ -d "$GIT/.git" ] || return 0
 	git -C "$GIT" status --porcelain --untracked-files=no
@@ -121,7 +121,7 @@ prepare_git() {
 		lose=$(unsaved)
 		[ -z "$lose" ] || die "$GIT is of QEMU $(cat "$GIT/VERSION"), the source now $(cat "$d/VERSION"), and it holds work a new copy would lose:
 $(head -n 10 <<<"$lose")
-save it (qemu/export.sh, git stash pop and commit...) or move $GIT away"
+save it (qemu/format-patch.sh, git stash pop and commit...) or move $GIT away"
 		note "source changed: new git copy"
 		rm -rf "$GIT" "$OUT"
 	fi
@@ -137,15 +137,15 @@ save it (qemu/export.sh, git stash pop and commit...) or move $GIT away"
 }
 
 # The series is applied to branch "spe" and recorded there (lib.sh:
-# record_series; qemu/export.sh records its exports the same way).  A
+# record_series; qemu/format-patch.sh records its exports the same way).  A
 # branch that moved past the record carries a developer's commits: it is
-# built as it is, never reset, until qemu/export.sh saves them.
+# built as it is, never reset, until qemu/format-patch.sh saves them.
 apply_series() {
 	local lose
 	if [ "${QEMU_FORCE_APPLY:-0}" != 1 ]; then
 		case "$(WORK=spe series_state "$GIT" "$HERE/patches")" in
 		unexported)
-			note "branch spe has commits that are not in qemu/patches; building it as it is (qemu/export.sh to save them)"
+			note "branch spe has commits that are not in qemu/patches; building it as it is (qemu/format-patch.sh to save them)"
 			git -C "$GIT" checkout -q spe
 			return ;;
 		current)
@@ -157,7 +157,7 @@ apply_series() {
 	lose=$(unsaved)
 	[ -z "$lose" ] || die "qemu/patches changed, and $GIT holds work that applying them would lose:
 $(head -n 10 <<<"$lose")
-save it (qemu/export.sh) or discard it yourself, then run this again"
+save it (qemu/format-patch.sh) or discard it yourself, then run this again"
 	note "applying series ($(series_patches "$HERE/patches" | wc -l) patches)"
 	git -C "$GIT" checkout -q -B spe pristine
 	# shellcheck disable=SC2046

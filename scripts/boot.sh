@@ -25,7 +25,7 @@
 #   --timeout SECS     host-side limit for the whole boot (default 600)
 #   --tag TAG          prefix the programs' result names with TAG:
 #
-# Needs build/guest/init (scripts/guest/build.sh, "make guest").  Writes
+# Needs build/guest/init (scripts/guest/programs.sh, "make guest").  Writes
 # build/boot/NAME/: initramfs.cpio.gz, console.txt, qemu.stderr (QEMU's
 # own messages, e.g. the emulated SPE's counters), tests/<program>.log,
 # kunit/<suite>.log (KUnit's results from debugfs) and kunit.log (all of

@@ -86,7 +86,7 @@ for g in "$BUILD"/*/.git; do
 	fi
 	git -C "$t" symbolic-ref -q HEAD >/dev/null || heads="$heads HEAD"
 	for r in $heads; do
-		new=$(git -C "$t" log --oneline "$r" --not --tags --glob='refs/applied/*')
+		new=$(git -C "$t" log --oneline "$r" --not --tags --glob='refs/applied/*' --glob='refs/spe-vm/*')
 		[ -n "$new" ] || continue
 		case "$r" in
 		HEAD) echo "$t: the detached HEAD has $(wc -l <<<"$new") commit(s) that no export saved:" ;;

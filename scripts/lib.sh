@@ -182,7 +182,7 @@ base_deb() {
 #   build/linux-NAME             the tree (a Debian base); with KSRC,
 #                                build/wt-NAME, a worktree of the user's tree
 #   build/linux-NAME-base, -steps  its other checkouts (checkout below)
-#   build/images/NAME-Image, NAME-base-Image  the Images (scripts/build.sh)
+#   build/images/NAME-Image, NAME-base-Image  the Images (scripts/image.sh)
 #   build/harness-NAME, build/guest/NAME, build/kselftest-NAME,
 #   build/perf-NAME, build/boot/*-NAME*, build/upstream/NAME-*
 # A Debian BASE is its own name.  A tree of the user's (KSRC, at revision
@@ -281,19 +281,28 @@ series_fingerprint() {
 }
 
 # The record of the last application or export of a folder to branch
-# WORK of tree T: the commit it left in refs/applied/<WORK>, and the
-# folder's fingerprint in branch.<WORK>.fingerprint.  One per branch,
-# since worktrees share refs and config (the v6.16 stand-in is a worktree
-# of the 7.3 tree with its own branch).
+# WORK of tree T: the commit it left in applied_ref, and the folder's
+# fingerprint in branch.<WORK>.fingerprint.  One per branch, since
+# worktrees share refs and config (the v6.16 stand-in is a worktree of
+# the 7.3 tree with its own branch).
+# applied_ref: refs/applied/<WORK>; in a tree of the user's own (WORK
+# spe-vm/<name>/work), refs/spe-vm/<name>/applied, so that all the
+# project writes there is under spe-vm/<name>.
+applied_ref() {
+	case "$WORK" in
+	spe-vm/*/work) echo "refs/${WORK%/work}/applied" ;;
+	*) echo "refs/applied/$WORK" ;;
+	esac
+}
 # record_series T DIR: record that WORK of T is what folder DIR gives.
 record_series() {
-	git -C "$1" update-ref "refs/applied/$WORK" "$WORK"
+	git -C "$1" update-ref "$(applied_ref)" "$WORK"
 	git -C "$1" config "branch.$WORK.fingerprint" "$(series_fingerprint "$2")"
 }
 # recorded_series T: print "<commit> <fingerprint>" of the record, "-"
 # for a field there is none of.
 recorded_series() {
-	echo "$(git -C "$1" rev-parse -q --verify "refs/applied/$WORK" || echo -)" \
+	echo "$(git -C "$1" rev-parse -q --verify "$(applied_ref)" || echo -)" \
 		"$(git -C "$1" config "branch.$WORK.fingerprint" || echo -)"
 }
 # series_state T DIR: how branch WORK of T stands to folder DIR, for the
@@ -335,7 +344,7 @@ git_import() {
 
 # am_series TREE PATCH...: git am every patch but a cover letter, with a
 # fixed committer and the author's date, so that the same folder gives
-# the same commit ids everywhere (checks/export.sh compares an
+# the same commit ids everywhere (checks/exported.sh compares an
 # export of them with the folder byte for byte).  Stops at the first
 # patch that does not apply, leaving no am session behind.
 am_series() {
@@ -397,7 +406,7 @@ harness_env() {
 	export TREE O WORK BASE_TAG
 }
 
-# image_path work|base: where scripts/build.sh puts that Image.
+# image_path work|base: where scripts/image.sh puts that Image.
 image_path() {
 	case "$1" in
 	work) echo "$BUILD/images/$NAME-Image" ;;
@@ -411,8 +420,8 @@ image_path() {
 need_image() {
 	local img
 	img=$(image_path "$1")
-	"$ROOT/scripts/build.sh" "$1" >&2 || die "scripts/build.sh $1 failed"
-	[ -f "$img" ] || die "scripts/build.sh $1 made no $img"
+	"$ROOT/scripts/image.sh" "$1" >&2 || die "scripts/image.sh $1 failed"
+	[ -f "$img" ] || die "scripts/image.sh $1 made no $img"
 	echo "$img"
 }
 

@@ -3,7 +3,7 @@
 # Build the perf_events kselftests of a kernel tree for arm64, against that
 # tree's own uapi headers:
 #  - the SPE kselftest (arm_spe_buffer.c) as a static binary, for the small
-#    initramfs of scripts/guest/build.sh;
+#    initramfs of scripts/guest/programs.sh;
 #  - every test of tools/testing/selftests/perf_events the official way
 #    (its Makefile and lib.mk, dynamically linked), for the Debian rootfs
 #    of scripts/guest/rootfs.sh.

@@ -102,7 +102,7 @@ uapi=(tools include/uapi arch/arm64/include/uapi)
 key=$({
 	(cd "$ROOT" && cat scripts/guest/rootfs.sh guest/rootfs-init guest/upstream-tests guest/soak-loop \
 		scripts/guest/perf.sh \
-		scripts/guest/kselftest.sh scripts/guest/build.sh scripts/lib.sh \
+		scripts/guest/kselftest.sh scripts/guest/programs.sh scripts/lib.sh \
 		guest/kvm-host-test guest/tap-lib config/rootfs-packages guest/tests/*/*.c \
 		guest/kvm-spin/*.c)
 	echo "$runtime"; echo "$all"
@@ -137,7 +137,7 @@ fi
 
 # What goes in: perf against the sysroot, our tests, the kselftest
 "$ROOT/scripts/guest/perf.sh" --sysroot "$sysroot" "$t"
-"$ROOT/scripts/guest/build.sh" tests
+"$ROOT/scripts/guest/programs.sh" tests
 "$ROOT/scripts/guest/kselftest.sh" "$t"
 
 note "rootfs: $root"

@@ -14,8 +14,10 @@
 #   standin-*    the v6.16 check never writes into a worktree of a tree of
 #                the user's own (make KSRC=... BASE=v6.16);
 #   ksrc-*       a tree of the user's of a kernel no folder is for is
-#                refused, never treated as 7.3;
-#   stays-*      make apply and scripts/build.sh never switch a tree off
+#                refused, never treated as 7.3; make apply on a tree of the
+#                user's writes refs and settings only under spe-vm/<name>,
+#                and changes none of theirs;
+#   stays-*      make apply and scripts/image.sh never switch a tree off
 #                the branch its developer is on;
 #   debian-*     a newer Debian linux-source than the series was made on
 #                stops the base with a message, never builds silently;
@@ -271,7 +273,34 @@ standin_user_tree() {
 }
 check standin-user-tree standin_user_tree
 
-# make apply and scripts/build.sh on a tree whose developer moved to a
+# The base and the series on a tree of the user's own (make KSRC=...
+# SERIES=demo): the user's own tag base, branch work and its settings,
+# and a ref of theirs, stay as they were; every ref and setting added is
+# under spe-vm/demo.
+ksrc_namespace() {
+	local u=$tmp/user before after
+	sandbox
+	tree "$S/build/linux-7.3"
+	mk export >/dev/null || return 1
+	tree "$u"
+	g "$u" update-ref refs/series/applied base
+	before=$(git -C "$u" for-each-ref --format='%(refname) %(objectname)'; git -C "$u" config --local --list -z | tr '\n\0' '\036\n')
+	(cd "$S" && export KSRC=$u BASE=base SERIES=demo && scripts/base.sh && scripts/apply.sh) >"$tmp/k" 2>&1 ||
+		{ cat "$tmp/k"; return 1; }
+	git -C "$u" rev-parse -q --verify refs/heads/spe-vm/demo/work >/dev/null ||
+		{ echo "the series was not applied:"; git -C "$u" for-each-ref; return 1; }
+	after=$(git -C "$u" for-each-ref --format='%(refname) %(objectname)'; git -C "$u" config --local --list -z | tr '\n\0' '\036\n')
+	# nothing of the user's changed or went
+	! comm -23 <(sort <<<"$before") <(sort <<<"$after") | grep . ||
+		{ echo "^ changed or deleted"; return 1; }
+	# what was added: refs and settings under spe-vm/demo only
+	! comm -13 <(sort <<<"$before") <(sort <<<"$after") |
+		grep -v '^refs/\(tags/\|heads/\|\)spe-vm/demo/\|^branch\.spe-vm/demo/work\.' ||
+		{ echo "^ added outside spe-vm/demo"; return 1; }
+}
+check ksrc-namespace ksrc_namespace
+
+# make apply and scripts/image.sh on a tree whose developer moved to a
 # branch of their own: both refuse, and the tree stays on that branch.
 stays_on_branch() {
 	local t
@@ -280,7 +309,7 @@ stays_on_branch() {
 	tree "$t"
 	mk export >/dev/null || return 1
 	g "$t" checkout -q -b mine base
-	for cmd in scripts/apply.sh "scripts/build.sh work"; do
+	for cmd in scripts/apply.sh "scripts/image.sh work"; do
 		# shellcheck disable=SC2086 # the command and its argument
 		if (cd "$S" && SERIES=demo $cmd) >"$tmp/b" 2>&1; then
 			echo "$cmd went ahead"; return 1

@@ -3,13 +3,13 @@
 # Boot the patched Image in Debian's QEMU, -cpu max without SPE: the KUnit suite
 # runs at boot; the kselftest and the perf tool test run from the
 # initramfs (the kselftest skips: no SPE).
-# Needs: the patched Image (scripts/build.sh work) and the guest binaries
-# (scripts/guest/build.sh, "make guest"); both are made here when missing.
+# Needs: the patched Image (scripts/image.sh work) and the guest binaries
+# (scripts/guest/programs.sh, "make guest"); both are made here when missing.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 image=$(need_image work)
-"$ROOT/scripts/guest/build.sh" >&2 || die "scripts/guest/build.sh failed"
+"$ROOT/scripts/guest/programs.sh" >&2 || die "scripts/guest/programs.sh failed"
 
 g=$BUILD/guest
 "$ROOT/scripts/boot.sh" --qemu debian --kunit \

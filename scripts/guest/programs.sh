@@ -3,7 +3,7 @@
 # Build what runs inside the QEMU guests, for the tree of BASE (lib.sh:
 # ktree) on branch WORK.  "make guest" runs this.
 #
-#   scripts/guest/build.sh [init|tests|all]      (default all)
+#   scripts/guest/programs.sh [init|tests|all]      (default all)
 #
 # Output, in the layout of the initramfs (scripts/boot.sh packs from it
 # with scripts/guest/initramfs.sh):

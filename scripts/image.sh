@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the arm64 Image of the patched or the unpatched tree with the
 # boot-test configuration (config/qemu.config):
-#   scripts/build.sh [work]   branch work: build/images/<name>-Image
-#   scripts/build.sh base     the base:    build/images/<name>-base-Image
+#   scripts/image.sh [work]   branch work: build/images/<name>-Image
+#   scripts/image.sh base     the base:    build/images/<name>-base-Image
 # The only producer of build/images/.  Each of the two has its own
 # checkout and object directory (lib.sh: checkout, kout).  When the
 # checkout is clean and its commit, configuration and compiler are those
