@@ -13,7 +13,10 @@ prints one line per reference that points nowhere:
     checks/..., qemu/..., guest/..., harness/..., config/..., docs/...),
     not one under build/ or a kernel tree's own (a path right after
     another '/' or named with "the tree's"): it must be tracked;
-  - "$ROOT/<path>" in a shell script: <path> must be tracked.
+  - "$ROOT/<path>" in a shell script: <path> must be tracked;
+  - "make TARGET" of the top Makefile, run as a dry run (make -n): make
+    must accept it, and every project script its recipes run must be
+    executable and parse (bash -n).
 Exit status 1 if any is missing, 2 if nothing was read (a check that
 read nothing has checked nothing).
 """
@@ -116,6 +119,34 @@ def make_words(code):
     return where, names
 
 
+def dry_run(target):
+    """make -n TARGET in ROOT: what is wrong with the commands it would
+    run, as a list of messages."""
+    env = dict(os.environ, MAKEFLAGS='')
+    r = subprocess.run(['make', '-n', '-C', ROOT, target], env=env,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return ['make -n %s: %s' % (target, (r.stderr.strip().split('\n') or [''])[-1])]
+    bad = []
+    for line in r.stdout.split('\n'):
+        words = line.split()
+        while words and re.fullmatch(r'[A-Z_]+=\S*', words[0]):
+            words.pop(0)
+        if not words or '/' not in words[0] or words[0].startswith('/'):
+            continue
+        path = os.path.join(ROOT, words[0])
+        if not os.path.isfile(path):
+            bad.append('make %s runs %s, which is not in the project' % (target, words[0]))
+        elif not os.access(path, os.X_OK):
+            bad.append('make %s runs %s, which is not executable' % (target, words[0]))
+        elif path.endswith('.sh'):
+            s = subprocess.run(['bash', '-n', path], capture_output=True, text=True)
+            if s.returncode != 0:
+                bad.append('make %s runs %s, which does not parse: %s'
+                           % (target, words[0], s.stderr.strip()))
+    return bad
+
+
 def exists(files, dirs, folder, p):
     for q in (os.path.normpath(os.path.join(folder, p)), p):
         if q in files or q in dirs:
@@ -130,6 +161,7 @@ def main():
     shells = sorted(f for f in files if f.endswith('.sh') or f == '.ci/run')
     missing = []
     read = 0
+    top = set()     # the top Makefile's targets the documents name
 
     for doc in docs:
         folder = os.path.dirname(doc)
@@ -151,6 +183,8 @@ def main():
                     if not has_target(targets, w):
                         missing.append('%s:%d: make %s%s: no such target'
                                        % (doc, n, '-C %s ' % where if where else '', w))
+                    elif where == '' and w in targets:
+                        top.add(w)
             for m in DOC_PATH.finditer(code):
                 p = m.group(1).rstrip('/.')
                 if p in FOREIGN or '<' in p or 'build/' + p in code:
@@ -175,13 +209,16 @@ def main():
                 if p not in files and p not in dirs:
                     missing.append('%s:%d: "$ROOT/%s": not in the project' % (sh, n, p))
 
+    for t in sorted(top):
+        missing.extend(dry_run(t))
+
     if read == 0:
         print('documented: nothing read under %s' % ROOT)
         return 2
     for m in missing:
         print(m)
-    print('documented: %d documents and scripts read, %d references missing'
-          % (read, len(missing)))
+    print('documented: %d documents and scripts read, %d make targets run with -n, '
+          '%d references missing' % (read, len(top), len(missing)))
     return 1 if missing else 0
 
 

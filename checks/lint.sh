@@ -61,20 +61,23 @@ lint pyflakes "$tmp/bad.py" pyflakes3
 # Every make target and project path the documents name, and every
 # "$ROOT/..." a script runs, exists (checks/documented.py).  The control
 # is a tiny project whose README names a missing target and whose script
-# runs a moved file, as make soak once did.
+# runs a moved file, as make soak once did, and whose documented make run
+# runs a script that is not executable (make -n finds it).
 mkdir -p "$tmp/doc/scripts"
 (
 	cd "$tmp/doc" || exit 1
-	printf 'all:\n\ttrue\n' >Makefile
+	printf 'all:\n\ttrue\nrun:\n\tscripts/y.sh\n' >Makefile
 	# shellcheck disable=SC2016 # Markdown's backquotes, the control's $ROOT
-	printf 'Run `make nosuch`.\n' >README.md
+	printf 'Run `make nosuch`, then `make run`.\n' >README.md
+	printf '#!/bin/bash\ntrue\n' >scripts/y.sh
 	# shellcheck disable=SC2016
 	printf '#!/bin/bash\n"$ROOT/%s"\n' guest/rootfs.sh >scripts/x.sh
 	git init -q . && git add .
 ) >/dev/null 2>&1
 "$ROOT/checks/documented.py" "$tmp/doc" >"$tmp/doc.out" 2>&1
-if [ $? != 1 ] || ! grep -q 'make nosuch' "$tmp/doc.out" || ! grep -q 'guest/rootfs.sh' "$tmp/doc.out"; then
-	result fail "lint: checks/documented.py misses a missing target or script in its control"
+if [ $? != 1 ] || ! grep -q 'make nosuch' "$tmp/doc.out" || ! grep -q 'guest/rootfs.sh' "$tmp/doc.out" ||
+   ! grep -q 'scripts/y.sh, which is not executable' "$tmp/doc.out"; then
+	result fail "lint: checks/documented.py misses a missing target, a moved script or a script make cannot run in its control"
 	sed 's/^/    /' "$tmp/doc.out"
 elif "$ROOT/checks/documented.py" >"$tmp/doc.out" 2>&1; then
 	result pass "lint: $(tail -n 1 "$tmp/doc.out")"
