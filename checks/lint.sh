@@ -96,8 +96,8 @@ if [ ! -x "$q" ]; then
 else
 	awk '/^@@/ { h = 1 } h && /^\+/ && !done { print $0 "  "; done = 1; next } { print }' \
 		"${files[0]}" >"$tmp/bad.patch"
-	qcp() { (cd "$QEMU_DIR-git" && scripts/checkpatch.pl -q "$@"); }
-	lint "QEMU checkpatch.pl" "$tmp/bad.patch" qcp
+	qemu_checkpatch() { (cd "$QEMU_DIR-git" && scripts/checkpatch.pl -q "$@"); }
+	lint "QEMU checkpatch.pl" "$tmp/bad.patch" qemu_checkpatch
 fi
 
 # The kernel's checkpatch.pl on our C.  Not checked, and why:
@@ -135,7 +135,7 @@ int f(int a){
 	return a;
 }
 ' >"$tmp/bad.c"
-	kcp() {
+	kernel_checkpatch() {
 		local f rc=0
 		for f in "$@"; do
 			# --no-tree: these files are not in the tree; -q prints
@@ -146,5 +146,5 @@ int f(int a){
 		rm -f "$t"/.checkpatch-camelcase.git.*
 		return $rc
 	}
-	lint "the kernel's checkpatch.pl --strict" "$tmp/bad.c" kcp
+	lint "the kernel's checkpatch.pl --strict" "$tmp/bad.c" kernel_checkpatch
 fi

@@ -43,7 +43,7 @@ else
 	result fail "$name: full Image build (see $log/image.log)"
 	exit 1
 fi
-ow=$(kout "$t")
+ow=$(kernel_objdir "$t")
 
 # objs_for <patch>: the objects to build for a patch: the driver always,
 # and for every kernel .c file the patch touches, the object the full
@@ -99,7 +99,7 @@ done
 
 if [ $first -lt ${#patches[@]} ]; then
 	s=$(checkout steps "$BASE_TAG")
-	o=$(kout "$s")
+	o=$(kernel_objdir "$s")
 	"$ROOT/scripts/kconfig.sh" "$s"
 
 	# warnings <object>: build it with W=1 and sparse, print the count

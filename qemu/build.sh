@@ -38,16 +38,16 @@ unset ARCH CROSS_COMPILE	# the kernel's, not QEMU's
 note() { echo "== qemu: $*"; }
 die() { echo "error: qemu: $*" >&2; exit 1; }
 
-# qapt ARGS: apt-get in build/apt-qemu (lib.sh: apt_in)
-qapt() { apt_in "$APTQ" "$@"; }
+# sid_apt ARGS: apt-get in build/apt-qemu (lib.sh: apt_in)
+sid_apt() { apt_in "$APTQ" "$@"; }
 
-qapt_update() {
+sid_apt_update() {
 	local k=/usr/share/keyrings/debian-archive-keyring.gpg u=http://deb.debian.org/debian
 	[ -f "$APTQ/updated" ] && return 0
 	mkdir -p "$APTQ/lists/partial" "$APTQ/cache/archives/partial"
 	printf '%s\n' "deb-src [signed-by=$k] $u sid main" \
 		"deb [signed-by=$k] $u trixie main" >"$APTQ/sources.list"
-	qapt update >&2 || die "apt-get update (private lists in $APTQ) failed"
+	sid_apt update >&2 || die "apt-get update (private lists in $APTQ) failed"
 	touch "$APTQ/updated"
 }
 
@@ -59,10 +59,10 @@ fetch_source() {
 	fi
 	mkdir -p "$SRC"
 	note "apt-get source qemu=$QEMU_DEB (private apt configuration, $APTQ)" >&2
-	qapt_update
-	if ! (cd "$SRC" && qapt source -qq "qemu=$QEMU_DEB" >&2); then
+	sid_apt_update
+	if ! (cd "$SRC" && sid_apt source -qq "qemu=$QEMU_DEB" >&2); then
 		local now
-		now=$(qapt source --print-uris qemu 2>/dev/null | sed -n "s/^'.*' qemu_\(.*\)\.dsc .*/\1/p" | head -n1)
+		now=$(sid_apt source --print-uris qemu 2>/dev/null | sed -n "s/^'.*' qemu_\(.*\)\.dsc .*/\1/p" | head -n1)
 		die "apt-get source qemu=$QEMU_DEB failed: sid no longer serves the QEMU that qemu/patches were made on (it serves ${now:-no qemu source}).
   To keep it: unpack it in $SRC/ (dpkg-source -x qemu_${QEMU_DEB#*:}.dsc, from a machine that has it) and run this again.
   To move: set QEMU_DEB in scripts/lib.sh, run qemu/build.sh, rebase branch spe of $GIT onto the new
@@ -79,10 +79,10 @@ unpack_deb() {
 	local pkg=$1 dir=$2
 	[ -e "$dir/$3" ] && return 0
 	note "fetching $pkg (private apt configuration)"
-	qapt_update
+	sid_apt_update
 	rm -rf "$dir" "$dir.deb"
 	mkdir -p "$dir.deb"
-	(cd "$dir.deb" && qapt download "$pkg" >&2) || die "cannot download $pkg"
+	(cd "$dir.deb" && sid_apt download "$pkg" >&2) || die "cannot download $pkg"
 	dpkg-deb -x "$dir.deb/${pkg%%=*}"_*.deb "$dir"
 	[ -e "$dir/$3" ] || die "$pkg has no $3"
 }

@@ -62,19 +62,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Recipients: the MAINTAINERS of the branch, not of whatever is checked out.
 git -C "$t" show "$WORK:MAINTAINERS" >"$tmp/MAINTAINERS"
-# gm OPTIONS... PATCH...: get_maintainer.pl's answer as one line
-gm() {
+# get_maintainer OPTIONS... PATCH...: get_maintainer.pl's answer as one line
+get_maintainer() {
 	(cd "$t" && scripts/get_maintainer.pl --no-git --no-git-fallback \
 		--mpath "$tmp/MAINTAINERS" \
 		--no-rolestats --no-multiline --separator ', ' "$@" 2>/dev/null)
 }
-fp() { git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit "$@"; }
+format_patch() { git -C "$t" -c core.abbrev=12 format-patch -q --no-signature --zero-commit "$@"; }
 # recipients COMMIT: set to (the maintainers) and cc (reviewers and
 # lists) for what COMMIT touches
 recipients() {
-	fp -1 -o "$tmp/probe" "$1"
-	to=$(gm --no-l --no-r "$tmp"/probe/*.patch)
-	cc=$(cc_of "$(gm --no-m "$tmp"/probe/*.patch)")
+	format_patch -1 -o "$tmp/probe" "$1"
+	to=$(get_maintainer --no-l --no-r "$tmp"/probe/*.patch)
+	cc=$(cc_of "$(get_maintainer --no-m "$tmp"/probe/*.patch)")
 	rm -rf "$tmp/probe"
 }
 # cc_of LIST...: the entries of the LISTs (", "-separated) that $to does
@@ -130,10 +130,10 @@ for ((i = 0; i < nf; i++)); do
 			die "fix ${fixes[i]} of $NAME is a backport: its message must begin with \"commit <id> upstream.\""
 		m="$to, $cc" to="stable@vger.kernel.org"
 		cc=$(cc_of "$m")
-		fp -1 --subject-prefix="PATCH $NAME" --to="$to" --cc="$cc" \
+		format_patch -1 --subject-prefix="PATCH $NAME" --to="$to" --cc="$cc" \
 			-o "$tmp/out/fixes/${fixes[i]}" "$c"
 	else
-		fp -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
+		format_patch -1 --to="$to" --cc="$cc" -o "$tmp/out/fixes/${fixes[i]}" "$c"
 	fi
 done
 # the rest goes to whom the branch's own MAINTAINERS names
@@ -141,7 +141,7 @@ done
 
 # The stand-ins, to apply only: no recipients
 for ((i = 0; i < nd; i++)); do
-	fp -1 -o "$tmp/out/deps/${deps[i]}" "${commits[nf + i]}"
+	format_patch -1 -o "$tmp/out/deps/${deps[i]}" "${commits[nf + i]}"
 done
 
 # fill_cover FILE TEXT REV: put TEXT (a subject line, a blank line, the
@@ -179,7 +179,7 @@ for ((i = 0; i < nl; i++)); do
 	recipients "$c"
 	o=$tmp/out/later/${later[i]}
 	prefix=$(git -C "$t" config "branch.$WORK.prefix-${later[i]}" || echo PATCH)
-	fp -1 --cover-letter --cover-from-description=none "${baseopt[@]}" \
+	format_patch -1 --cover-letter --cover-from-description=none "${baseopt[@]}" \
 		--subject-prefix="$prefix" --to="$to" --cc="$cc" -o "$o" "$c"
 	unversion "$o"
 	fill_cover "$o/0000-cover-letter.patch" "$cover" "$c"
@@ -195,19 +195,19 @@ if [ "$n" -gt $((nf + nd + nl)) ]; then
 	# Each patch to the maintainers of what it touches, Cc: its
 	# reviewers and lists and config/cc; the cover letter to all of
 	# the patches' To:, Cc: all of their Cc:.
-	fp ${v:+-v "$v"} -o "$tmp/probe" "$from..$to_rev"
+	format_patch ${v:+-v "$v"} -o "$tmp/probe" "$from..$to_rev"
 	unversion "$tmp/probe"
 	all_to="" all_cc=""
 	for f in "$tmp"/probe/0*.patch; do
-		to=$(gm --no-l --no-r "$f")
-		cc=$(with_config_cc "$(gm --no-m "$f")")
+		to=$(get_maintainer --no-l --no-r "$f")
+		cc=$(with_config_cc "$(get_maintainer --no-m "$f")")
 		printf '%s\n%s\n' "$to" "$cc" >"$f.rcpt"
 		all_to="$all_to${all_to:+, }$to" all_cc="$all_cc${all_cc:+, }$cc"
 	done
 	to=""
 	to=$(cc_of "$all_to")
 	cc=$(cc_of "$all_cc")
-	fp --cover-letter --cover-from-description=none "${baseopt[@]}" ${v:+-v "$v"} \
+	format_patch --cover-letter --cover-from-description=none "${baseopt[@]}" ${v:+-v "$v"} \
 		--to="$to" --cc="$cc" -o "$tmp/out" "$from..$to_rev"
 	unversion "$tmp/out"
 	for f in "$tmp"/out/[0-9]*.patch; do

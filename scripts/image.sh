@@ -5,7 +5,7 @@
 #   scripts/image.sh [work]   branch work: build/images/<name>-Image
 #   scripts/image.sh base     the base:    build/images/<name>-base-Image
 # The only producer of build/images/.  Each of the two has its own
-# checkout and object directory (lib.sh: checkout, kout).  When the
+# checkout and object directory (lib.sh: checkout, kernel_objdir).  When the
 # checkout is clean and its commit, configuration and compiler are those
 # of the last build, make is not run at all (a no-op kernel make walks
 # the whole tree: half a minute here).
@@ -29,7 +29,7 @@ base)
 	;;
 esac
 img=$(image_path "$which")
-o=$(kout "$w")
+o=$(kernel_objdir "$w")
 "$ROOT/scripts/kconfig.sh" "$w"
 
 clean() { [ -z "$(git -C "$w" status --porcelain --untracked-files=no)" ]; }

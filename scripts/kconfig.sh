@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t=${1:-$(ktree)}
-o=$(kout "$t")
+o=$(kernel_objdir "$t")
 frag=$ROOT/config/qemu.config
 mkdir -p "$o"
 # Only reconfigure when the fragment or the tree's Kconfig files changed.

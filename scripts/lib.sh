@@ -39,7 +39,7 @@ note() { echo "== $*"; }
 
 # The Debian bases: BASE=<name> picks one (default: the current mainline
 # release).  Each is Debian's linux-source package of that kernel, fetched
-# through a private apt configuration (papt below), never installed; its
+# through a private apt configuration (private_apt below), never installed; its
 # series folder is series/<name>.
 DEFAULT_BASE=7.3
 DEBIAN_BASES="7.3 6.12.y"
@@ -76,11 +76,11 @@ if [ -z "${KSRC:-}" ]; then
 		die "BASE=$BASE: not one of: $DEBIAN_BASES $STABLE_BASES (or set KSRC=/path/to/linux)"
 fi
 
-# papt ARGS...: apt-get with a private configuration under build/apt, so
+# private_apt ARGS...: apt-get with a private configuration under build/apt, so
 # that fetching a package of another Debian suite changes nothing of what
 # the machine's own packages resolve to.  The archive is the one the
 # machine's Debian entries already use.
-papt_init() {
+private_apt_init() {
 	local d=$BUILD/apt uri src
 	[ -f "$d/sources.list" ] && return 0
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
@@ -118,8 +118,8 @@ papt_init() {
 	mv "$d/sources.list.tmp" "$d/sources.list"
 	rm -f "$d/updated"
 }
-papt() {
-	papt_init
+private_apt() {
+	private_apt_init
 	apt_in "$BUILD/apt" "$@"
 }
 
@@ -127,7 +127,7 @@ papt() {
 # of DIR: its sources.list, its own lists and cache, no preferences and
 # an empty dpkg status, so that nothing of the machine's own apt state is
 # read or changed.  --arch: that architecture only (the guest's arm64
-# packages).  The one apt wrapper of the project (papt, scripts/guest/rootfs.sh,
+# packages).  The one apt wrapper of the project (private_apt, scripts/guest/rootfs.sh,
 # qemu/build.sh).
 apt_in() {
 	local d=$1 arch=()
@@ -142,11 +142,11 @@ apt_in() {
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
 		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
 }
-# papt_update: fetch the private package lists once per build/ folder.
-papt_update() {
-	papt_init
+# private_apt_update: fetch the private package lists once per build/ folder.
+private_apt_update() {
+	private_apt_init
 	[ -f "$BUILD/apt/updated" ] && return 0
-	papt update >&2 || die "apt-get update (private lists in $BUILD/apt) failed"
+	private_apt update >&2 || die "apt-get update (private lists in $BUILD/apt) failed"
 	touch "$BUILD/apt/updated"
 }
 
@@ -162,9 +162,9 @@ base_deb() {
 	mkdir -p "$debs"
 	if [ ! -f "$deb" ]; then
 		note "fetching $pkg $ver with a private apt configuration" >&2
-		papt_update
-		if ! (cd "$debs" && papt download "$pkg=$ver" >&2); then
-			now=$(papt download --print-uris "$pkg" 2>/dev/null | awk '{ print $2 }' |
+		private_apt_update
+		if ! (cd "$debs" && private_apt download "$pkg=$ver" >&2); then
+			now=$(private_apt download --print-uris "$pkg" 2>/dev/null | awk '{ print $2 }' |
 				sed -n "s/^${pkg}_\(.*\)_[^_]*\.deb\$/\1/p" | sed 's/%3a/:/')
 			die "Debian no longer serves $pkg $ver, which series/$1 was made on (it serves ${now:-no $pkg at all}).
   To keep this base: put ${pkg}_${ver}_all.deb into $debs/ (from a machine that has it).
@@ -373,7 +373,7 @@ else
 fi
 
 # One repository per base, three checkouts of it, each with its own
-# object directory (kout), so that none of them rebuilds another's
+# object directory (kernel_objdir), so that none of them rebuilds another's
 # objects:
 #   $(ktree)        branch WORK, the series applied (the tree a developer
 #                   edits and exports from)
@@ -396,7 +396,7 @@ checkout() {
 	echo "$w"
 }
 
-kout() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
+kernel_objdir() { echo "$BUILD/kout-$(basename "${1:-$(ktree)}")"; }
 
 # harness_env: what harness/ takes from the environment: the tree, its two
 # revisions and an output folder per base.
@@ -440,7 +440,7 @@ tool_key() {
 kmake() {
 	local t=$1
 	shift
-	make -C "$t" O="$(kout "$t")" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" "$@"
+	make -C "$t" O="$(kernel_objdir "$t")" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" "$@"
 }
 
 # checkpatch <tree> <patch>: the tree's checkpatch --strict on a patch;

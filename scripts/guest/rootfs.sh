@@ -19,7 +19,7 @@
 #
 # Packages: config/rootfs-packages, dependencies resolved by apt-get with
 # a private arm64-only configuration under build/apt-arm64 (the bookworm
-# entries of lib.sh's papt; the machine gains no foreign architecture and
+# entries of lib.sh's private_apt; the machine gains no foreign architecture and
 # its apt state is not touched), downloaded to build/apt-arm64/debs and
 # unpacked with dpkg-deb (no maintainer scripts run: what they would do
 # that matters here is done below).
@@ -38,23 +38,23 @@ out=$BUILD/guest
 sysroot=$out/sysroot-$suite
 apt=$BUILD/apt-arm64
 
-# aapt ARGS...: apt-get for arm64 only, in build/apt-arm64 (lib.sh: apt_in)
-aapt() { apt_in "$apt" --arch arm64 "$@"; }
-aapt_update() {
-	papt_init
+# arm64_apt ARGS...: apt-get for arm64 only, in build/apt-arm64 (lib.sh: apt_in)
+arm64_apt() { apt_in "$apt" --arch arm64 "$@"; }
+arm64_apt_update() {
+	private_apt_init
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
 	grep "^deb .* $suite\(-[a-z]*\)\? " "$BUILD/apt/sources.list" >"$apt/sources.list.tmp" ||
 		die "no $suite entries in $BUILD/apt/sources.list"
 	mv "$apt/sources.list.tmp" "$apt/sources.list"
 	[ -f "$apt/updated" ] && [ -z "${ROOTFS_UPDATE:-}" ] && return 0
-	aapt update >&2 || die "apt-get update (arm64 lists in $apt) failed"
+	arm64_apt update >&2 || die "apt-get update (arm64 lists in $apt) failed"
 	touch "$apt/updated"
 }
 
 # resolve PKG...: "name version" of PKG and everything it depends on
 # (no recommends), as apt would install them on an empty system
 resolve() {
-	aapt -s install --no-install-recommends "$@" >"$apt/resolve.log" 2>&1 || {
+	arm64_apt -s install --no-install-recommends "$@" >"$apt/resolve.log" 2>&1 || {
 		cat "$apt/resolve.log" >&2
 		die "apt cannot resolve the packages of $list"
 	}
@@ -92,7 +92,7 @@ root=$out/$NAME/rootfs-$suite
 img=$root.cpio.gz
 mkdir -p "$out/$NAME"
 
-aapt_update
+arm64_apt_update
 mapfile -t run_pkgs < <(grep -v '^[[:space:]]*\(#\|$\|dev:\)' "$list")
 mapfile -t dev_pkgs < <(sed -n 's/^dev://p' "$list")
 runtime=$(resolve "${run_pkgs[@]}")
@@ -124,7 +124,7 @@ while read -r n v; do
 done <<<"$all"
 if [ ${#need[@]} -gt 0 ]; then
 	note "rootfs: downloading ${#need[@]} arm64 packages"
-	(cd "$apt/debs" && aapt download "${need[@]}" >&2) || die "apt-get download failed"
+	(cd "$apt/debs" && arm64_apt download "${need[@]}" >&2) || die "apt-get download failed"
 fi
 
 # The sysroot, only when its packages changed
