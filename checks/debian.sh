@@ -12,7 +12,6 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 [ -z "${KSRC:-}" ] || { result skip "debian: KSRC tree is not a Debian package"; exit 0; }
-t=$(ktree)
 d=$(series_dir)
 name=$(basename "$d")
 deb=$(base_deb "$BASE")

@@ -11,6 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 harness_env
+# shellcheck disable=SC2153 # TREE: set by harness_env
 key=$( (for r in "$WORK" "$BASE_TAG"; do
 		git -C "$TREE" rev-parse "$r:drivers/perf" "$r:arch/arm64/tools" \
 			"$r:arch/arm64/include/asm/sysreg.h"
