@@ -53,10 +53,7 @@ done
 [ $# -eq 2 ] || die "usage: boot.sh [options] NAME IMAGE"
 name=$1 image=$2
 [ -f "$image" ] || die "no Image at $image"
-case "$qemu" in
-debian) qemu=/usr/bin/qemu-system-aarch64 ;;
-spe) qemu=$QEMU_DIR/qemu-system-aarch64 ;;
-esac
+qemu=$(qemu_binary "$qemu")
 [ -x "$qemu" ] || die "no QEMU at $qemu (Debian's: scripts/setup.sh; ours: qemu/build.sh)"
 cpu=max
 if [ -n "$spe" ]; then

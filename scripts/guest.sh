@@ -27,8 +27,9 @@
 #                     (kvm-arm.mode=nvhe as well).  An nVHE host needs KVM
 #                     in the Image (config/qemu.config has it): without,
 #                     the kernel runs at EL1 over the EL2 stub
-#   --qemu FILE       QEMU (default build/qemu-<version>/qemu-system-aarch64,
-#                     "make qemu")
+#   --qemu debian|spe|PATH  as scripts/boot.sh's: Debian's QEMU (no SPE), ours
+#                     (the default: build/qemu-<version>/qemu-system-aarch64,
+#                     "make qemu") or that file
 #   --rootfs FILE     the initramfs (default
 #                     build/guest/<tree of BASE>/rootfs-bookworm.cpio.gz)
 #   --timeout SECS    with a command: host-side limit (default 600)
@@ -53,7 +54,7 @@ set -euo pipefail
 
 icount=() image="" mode=bare limit="" cpus=2 mem=1G spe="" append="" timeout=600 el=1
 run=$BUILD/guest-run
-qemu=$QEMU_DIR/qemu-system-aarch64
+qemu=spe
 rootfs=$BUILD/guest/$NAME/rootfs-bookworm.cpio.gz
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -76,6 +77,7 @@ while [ $# -gt 0 ]; do
 done
 image=${image:-$(image_path work)}
 [ -f "$image" ] || die "no Image at $image (make image)"
+qemu=$(qemu_binary "$qemu")
 [ -x "$qemu" ] || die "no QEMU at $qemu (make qemu)"
 [ -f "$rootfs" ] || die "no rootfs at $rootfs (make rootfs)"
 case "$mode" in

@@ -4,6 +4,18 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # its variables are for the scripts that source lib.sh
 
+# qemu_binary debian|spe|PATH: the QEMU that --qemu names, for both boot
+# runners (scripts/boot.sh, scripts/guest.sh): Debian's
+# qemu-system-aarch64 (no SPE), ours with emulated SPE (qemu/build.sh,
+# "make qemu"), or that file.
+qemu_binary() {
+	case "$1" in
+	debian) echo /usr/bin/qemu-system-aarch64 ;;
+	spe) echo "$QEMU_DIR/qemu-system-aarch64" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # guest_qemu ARRAY QEMU MACHINE CPU SMP MEM IMAGE INITRD CMDLINE [QEMU ARGS...]:
 # set ARRAY (a name) to the one QEMU command line of the project's guests
 # (scripts/boot.sh, scripts/guest.sh): serial console on stdio, no
