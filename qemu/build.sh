@@ -102,13 +102,9 @@ fetch_meson() {
 unsaved() {
 	[ -d "$GIT/.git" ] || return 0
 	git -C "$GIT" status --porcelain --untracked-files=no
-	git -C "$GIT" ls-files --others --directory --no-empty-directory \
-		--exclude-from="$GIT/.git/info/exclude" 2>/dev/null
+	untracked "$GIT"
 	git -C "$GIT" stash list
-	local op
-	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD; do
-		[ ! -e "$GIT/.git/$op" ] || echo "$op: an operation in progress"
-	done
+	in_progress "$GIT" | sed 's/$/ in progress/'
 	if [ "$(WORK=spe series_state "$GIT" "$HERE/patches")" = unexported ]; then
 		git -C "$GIT" log --oneline spe --not --tags --glob='refs/applied/*'
 	fi

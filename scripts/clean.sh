@@ -51,24 +51,17 @@ for g in "$BUILD"/*/.git; do
 		indent <<<"$dirty"
 		lost=1
 	fi
-	# Untracked files, .gitignore or not: Debian's kernel tree ignores
-	# everything at its top level (new files need git add -f), and the
-	# trees here are built out of tree, so they hold none of their own.
-	# Only the repository's info/exclude names the scripts' own files.
-	excl=$(git -C "$t" rev-parse --path-format=absolute --git-common-dir)/info/exclude
-	[ -f "$excl" ] || excl=/dev/null
-	others=$(git -C "$t" ls-files --others --directory --no-empty-directory --exclude-from="$excl")
+	# Untracked files (lib/trees.sh: untracked): the trees here are
+	# built out of tree, so they hold none of their own.
+	others=$(untracked "$t")
 	if [ -n "$others" ]; then
 		echo "$t: $(wc -l <<<"$others") untracked file(s) or folder(s):"
 		indent <<<"$others"
 		lost=1
 	fi
-	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD; do
-		if [ -e "$gd/$op" ]; then
-			op=${op%%[-_]*}
-			echo "$t: a ${op,,} is in progress ($gd): finish or abort it"
-			lost=1
-		fi
+	for op in $(in_progress "$t"); do
+		echo "$t: a $op is in progress ($gd): finish or abort it"
+		lost=1
 	done
 	# Commits on a branch, or on a detached HEAD, that neither a tag (the
 	# base) nor the record of an export or application holds: a

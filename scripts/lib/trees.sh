@@ -69,15 +69,35 @@ ktree() {
 	fi
 }
 
+# in_progress TREE: the git operations stopped half way in TREE, one
+# per line (rebase, for git am too; merge; cherry-pick; revert); nothing
+# when there is none.
+in_progress() {
+	local gd
+	gd=$(git -C "$1" rev-parse --path-format=absolute --git-dir 2>/dev/null) || return 0
+	[ ! -e "$gd/rebase-merge" ] && [ ! -e "$gd/rebase-apply" ] || echo rebase
+	[ ! -e "$gd/MERGE_HEAD" ] || echo merge
+	[ ! -e "$gd/CHERRY_PICK_HEAD" ] || echo cherry-pick
+	[ ! -e "$gd/REVERT_HEAD" ] || echo revert
+}
+# untracked TREE: its untracked files and folders, whether .gitignore
+# names them or not (Debian's kernel tree ignores all of its top level,
+# so new files there need git add -f), but for those its info/exclude
+# names: the scripts' own files.
+untracked() {
+	local excl
+	excl=$(git -C "$1" rev-parse --path-format=absolute --git-common-dir)/info/exclude
+	[ -f "$excl" ] || excl=/dev/null
+	git -C "$1" ls-files --others --directory --no-empty-directory --exclude-from="$excl"
+}
+
 # on_work TREE: TREE has the series' branch WORK checked out, with no
 # rebase or am stopped half way; otherwise die saying so.  No script
 # switches a developer's tree to another branch behind their back.
 on_work() {
-	local t=$1 head gd op
-	gd=$(git -C "$t" rev-parse --path-format=absolute --git-dir)
-	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD; do
-		[ ! -e "$gd/$op" ] || die "$t: a ${op%%[-_]*} is in progress: finish it (or abort it) first"
-	done
+	local t=$1 head op
+	op=$(in_progress "$t" | head -n 1)
+	[ -z "$op" ] || die "$t: a $op is in progress: finish it (or abort it) first"
 	head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
 	[ "$head" = "$WORK" ] ||
 		die "$t is on $head, not the series' branch $WORK; nothing was switched: git -C $t checkout $WORK, then run this again"
