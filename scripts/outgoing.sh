@@ -43,9 +43,6 @@ d=$(series_dir)
 out=${1:-$BUILD/outgoing/$NAME}
 command -v b4 >/dev/null ||
 	die "b4 is missing (Debian: b4; scripts/setup.sh installs it)"
-t=$(ktree)
-git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null ||
-	die "no $BASE_TAG in $t, on which the folder applies: make apply first"
 
 # placeholder EMAIL: why EMAIL cannot be a submitter's, or nothing.
 placeholder() {
@@ -104,6 +101,11 @@ rewrite() {
 			END { for (i = 1; i <= NR; i++) { print l[i]; if (i == last && !have) print sob } }' "$1" >"$2"
 	fi
 }
+
+# the base the folder applies on (scripts/base.sh gets it if need be)
+t=$(ktree)
+git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null 2>&1 ||
+	"$ROOT/scripts/base.sh" >&2 || die "no base tree $t for the folder to apply on"
 
 rm -rf "$out"
 mkdir -p "$out/patches"
