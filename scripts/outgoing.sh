@@ -216,7 +216,7 @@ for g in "${postings[@]}"; do
 	)
 	m=$(find "$out/$g" -name '*.eml' | wc -l)
 	[ "$m" -gt 0 ] || die "b4 send -o wrote no mail for b4/$g (see $out/b4-send-$g.log)"
-	long=$(grep -l '^.\{999\}' "$out/$g"/*.eml || true)
+	long=$(LC_ALL=C grep -l '^.\{999\}' "$out/$g"/*.eml || true)
 	[ -z "$long" ] || die "$long: a line longer than SMTP allows (998 characters)"
 	note "$g: $m mails from $name <$email> (b4 send -o: nothing sent)"
 done
