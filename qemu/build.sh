@@ -226,10 +226,11 @@ prepare_git "$d"
 apply_series
 configure_build
 fetch_firmware
-# and QEMU's CPU-features and ACPI tables qtests, which the series extends
-note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features tests/qtest/bios-tables-test"
+# and QEMU's CPU-features and ACPI tables qtests, which the series
+# extends, and the TCG plugins make check-tcg runs tests with
+note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features tests/qtest/bios-tables-test test-plugins"
 ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 tests/qtest/arm-cpu-features \
-	tests/qtest/bios-tables-test \
+	tests/qtest/bios-tables-test test-plugins \
 	>"$OUT/ninja.log" 2>&1 ||
 	{ tail -n 40 "$OUT/ninja.log"; die "build failed (see $OUT/ninja.log)"; }
 tail -n 1 "$OUT/ninja.log"
