@@ -297,8 +297,7 @@ done
 # run-spe-profiling must not catch run-spe-el2 and run-spe-el3), and
 # their plugin runs.  make stops at the first run that fails.
 rc=0
-PYTHONPATH=$BUILD/meson/usr/lib/python3/dist-packages \
-	timeout 600 make -C "$QEMU_DIR" check-tcg >"$out/check-tcg.out" 2>&1 || rc=$?
+PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg >"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=
 for t in spe-el2 spe-el3 spe enabled profiling; do

@@ -90,9 +90,8 @@ unpack_deb() {
 # QEMU 10 wants meson >= 1.5: unpack trixie's (pure Python) next to the
 # source and put it on PYTHONPATH for configure and ninja.
 fetch_meson() {
-	local m=$BUILD/meson
-	unpack_deb "$MESON_DEB" "$m" usr/lib/python3/dist-packages/mesonbuild
-	export PYTHONPATH=$m/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+	unpack_deb "$MESON_DEB" "$BUILD/meson" usr/lib/python3/dist-packages/mesonbuild
+	export PYTHONPATH=$MESON_PY${PYTHONPATH:+:$PYTHONPATH}
 }
 
 # unsaved: what of a developer's the git copy holds that a checkout or

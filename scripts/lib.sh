@@ -12,6 +12,8 @@ QEMU_DEB=1:10.2.2+ds-1
 QEMU_VERSION=${QEMU_DEB#*:}
 QEMU_VERSION=${QEMU_VERSION%%+*}
 QEMU_DIR=$BUILD/qemu-$QEMU_VERSION
+# The meson QEMU's build needs (qemu/build.sh unpacks it): its PYTHONPATH
+MESON_PY=$BUILD/meson/usr/lib/python3/dist-packages
 # Debian's python3 first: the kernel's scripts (spdxcheck.py, kunit.py) need
 # python3-ply and python3-git from Debian, not another python3 on PATH.
 export PATH=/usr/bin:/bin:$PATH
