@@ -4,12 +4,11 @@
 # subject (without the [PATCH ...] prefix) and body, the text that
 # git format-patch --cover-from-description=subject writes back.
 set -euo pipefail
+# shellcheck source=lib/mail.sh
+. "$(dirname "$0")/lib/mail.sh"
 f=$2
-# (the header may be folded over several lines; the prefix may be
-# "PATCH", "PATCH vN", "RFC PATCH"...)
-subj=$(awk '/^$/ { exit } s && /^[ \t]/ { s = s $0; next } s { exit }
-	/^Subject: / { s = $0 } END { print s }' "$f" |
-	sed 's/^Subject: \[[^]]*PATCH[^]]*\] //; s/[ \t][ \t]*/ /g')
+# (the prefix may be "PATCH", "PATCH vN", "RFC PATCH"...)
+subj=$(mail_header "$f" Subject | sed 's/^\[[^]]*PATCH[^]]*\] //')
 # The body runs from the first blank line after the headers to the
 # shortlog git adds ("Name (N):" lines).
 body=$(awk 'h && /^[^ ].* \([0-9]+\):$/ { exit } h { print } /^$/ && !h { h = 1 }' "$f")

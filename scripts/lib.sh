@@ -87,5 +87,7 @@ fi
 . "$ROOT/scripts/lib/checkpatch.sh"
 # shellcheck source=lib/qemu.sh
 . "$ROOT/scripts/lib/qemu.sh"
+# shellcheck source=lib/mail.sh
+. "$ROOT/scripts/lib/mail.sh"
 # shellcheck source=lib/results.sh
 . "$ROOT/scripts/lib/results.sh"

@@ -79,10 +79,8 @@ sob="Signed-off-by: $name <$email>"
 # rewrite PATCH OUT: PATCH with the submitter as above, written to OUT.
 rewrite() {
 	local author
-	# the author's address, from the From: header and its continuation lines
-	author=$(awk '/^$/ { exit } /^From: / { h = 1; s = $0; next }
-		h && /^[ \t]/ { s = s $0; next } h { exit } END { print s }' "$1" |
-		sed -n 's/.*<\([^>]*\)>.*/\1/p')
+	# the author's address, from the From: header
+	author=$(mail_header "$1" From | sed -n 's/.*<\([^>]*\)>.*/\1/p')
 	[ -n "$author" ] || die "$1: no From: header"
 	if [ -n "$(placeholder "$author")" ]; then
 		awk -v from="$from" -v sob="$sob" -v old="<$author>" '
@@ -161,12 +159,6 @@ while read -r p; do
 done < <(sed -n '/^[[:space:]]*\(#\|$\)/!p' "$d/series")
 [ ${#postings[@]} -gt 0 ] || die "$d/series lists nothing to send"
 
-# header FILE NAME: header NAME of mail FILE, continuation lines joined
-header() {
-	awk -v h="$2: " '/^$/ { exit } s != "" && /^[ \t]/ { s = s $0; next }
-		s != "" { exit } index($0, h) == 1 { s = substr($0, length(h) + 1) }
-		END { print s }' "$1" | sed 's/[ \t][ \t]*/ /g'
-}
 # trailers KIND LIST: one "KIND: address" line per entry of LIST (", "-separated)
 trailers() {
 	# shellcheck disable=SC2001 # one line per entry
@@ -176,7 +168,7 @@ trailers() {
 # Each posting a b4 prep branch, written out by b4 send -o.
 for g in "${postings[@]}"; do
 	c=${cover[$g]}
-	subj=$(header "$c" Subject)
+	subj=$(mail_header "$c" Subject)
 	# "[RFC PATCH v3 0/5] ...": the prefixes before PATCH, the version
 	tag=$(sed -n 's/^\[\([^]]*\)\].*/\1/p' <<<"$subj")
 	prefixes=${tag%%PATCH*}
@@ -189,8 +181,8 @@ for g in "${postings[@]}"; do
 			echo "${subj#\[*\] }"
 		fi
 		echo
-		trailers To "$(header "$c" To)"
-		trailers Cc "$(header "$c" Cc)"
+		trailers To "$(mail_header "$c" To)"
+		trailers Cc "$(mail_header "$c" Cc)"
 	} >"$out/cover-$g"
 	# b4 prep --edit-cover runs $EDITOR on the cover letter
 	# shellcheck disable=SC2016 # $1 is the editor's argument
