@@ -122,6 +122,7 @@ git -C "$repo" config b4.prep-cover-template "$ROOT/config/b4-cover-template"
 postings=()
 declare -A first last cover
 while read -r p; do
+	p=${p#"$d"/}
 	f=$out/patches/$p
 	mkdir -p "$(dirname "$f")"
 	case "$p" in
@@ -156,7 +157,7 @@ while read -r p; do
 	esac
 	[ -n "${first[$g]:-}" ] || first[$g]=$(git -C "$repo" rev-parse HEAD~1)
 	last[$g]=$(git -C "$repo" rev-parse HEAD)
-done < <(sed -n '/^[[:space:]]*\(#\|$\)/!p' "$d/series")
+done < <(series_patches "$d")
 [ ${#postings[@]} -gt 0 ] || die "$d/series lists nothing to send"
 
 # trailers KIND LIST: one "KIND: address" line per entry of LIST (", "-separated)
