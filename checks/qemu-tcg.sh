@@ -85,7 +85,8 @@ done
 # spe-el2: at EL2 (-M virt,virtualization=on), the buffer's owner,
 # PMSCR_EL2 (CX, PA, TS, PCT), the traps of MDCR_EL2 and the fine-grained
 # traps, the VHE aliases and a stage 2 fault on a buffer write; spe-el3:
-# at EL3 (secure=on as well), MDCR_EL3.NSPB and EnPMSN
+# at EL3 (secure=on as well), MDCR_EL3.NSPB and EnPMSN, and the NS and
+# NSE bits of records of Secure EL1 code
 for el in 2 3; do
 	machine=virt,virtualization=on
 	[ $el = 2 ] || machine=$machine,secure=on
