@@ -5,7 +5,7 @@
 # QEMU's own boot code and minilib, and run at EL1 once per value of
 # x-spe-ignore-pmb-writes (never; enabled and profiling with a 64KiB
 # MaxBuffSize), "enabled" again under -icount, "never" again with
-# x-spe-uarch-model, three times more to see that -seed decides
+# x-spe-uarch-model and with FEAT_MTE2 (-machine mte=on), three times more to see that -seed decides
 # PMSIRR_EL1.RND's jitter, and once across a migration (and read by
 # gdb); spe-el2.c once at EL2 (-M virt,virtualization=on) and spe-el3.c
 # once at EL3 (-M virt,secure=on,virtualization=on).  Each "ok:" or
@@ -60,15 +60,16 @@ results() {
 # enabled-icount: with -icount, where only the last instruction of a TB
 # may read the virtual clock (the timestamps); never-model: with the
 # invented cache, TLB and predictor model (events, latencies, the
-# latency filter)
-for run in never enabled profiling enabled-icount never-model; do
+# latency filter); never-mte: with FEAT_MTE2 (CH and PAT of the data PA)
+for run in never enabled profiling enabled-icount never-model never-mte; do
 	mode=${run%-*}
 	props="spe=on,x-spe-ignore-pmb-writes=$mode"
 	[ "$mode" = never ] || props="$props,x-spe-max-buff-size=64K"
-	icount=()
+	extra=()
 	args=arg=1,arg=$mode
 	case $run in
-	*-icount) icount=(-icount shift=0) ;;
+	*-icount) extra=(-icount shift=0) ;;
+	*-mte) extra=(-machine mte=on) ;;
 	*-model) props="$props,x-spe-uarch-model=on" args="$args,arg=model" ;;
 	esac
 	rc=0
@@ -76,7 +77,7 @@ for run in never enabled profiling enabled-icount never-model; do
 	# -seed: PMSIRR_EL1.RND's jitter, and so which instructions are
 	# sampled, is the same on every run (the counts the test checks
 	# are then reproducible)
-	spe "$out/$run.out" "$props" "$args" "${icount[@]}" -seed 1 || rc=$?
+	spe "$out/$run.out" "$props" "$args" "${extra[@]}" -seed 1 || rc=$?
 	touch "$out/$run.out"
 	cat "$out/$run.out"
 	results "$run" "$out/$run.out" $rc
