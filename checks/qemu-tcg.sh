@@ -5,11 +5,12 @@
 # QEMU's own boot code and minilib, and run at EL1 once per value of
 # x-spe-ignore-pmb-writes (never; enabled and profiling with a 64KiB
 # MaxBuffSize), "enabled" again under -icount, "never" again with
-# x-spe-uarch-model and with FEAT_MTE2 (-machine mte=on), three times more to see that -seed decides
-# PMSIRR_EL1.RND's jitter, and once across a migration (and read by
-# gdb); spe-el2.c once at EL2 (-M virt,virtualization=on) and spe-el3.c
-# once at EL3 (-M virt,secure=on,virtualization=on).  Each "ok:" or
-# "FAIL:" line of the tests is one RESULT.
+# x-spe-uarch-model and with FEAT_MTE2 (-machine mte=on), three times
+# more to see that -seed decides PMSIRR_EL1.RND's jitter, and once
+# across a migration (and read by gdb); spe-el2.c once at EL2 (-M
+# virt,virtualization=on) and spe-el3.c once at EL3 (-M
+# virt,secure=on,virtualization=on).  Each "ok:" or "FAIL:" line of the
+# tests is one RESULT.
 # Then the CPU properties (what realize refuses), QEMU's CPU-features
 # qtest, QEMU's ACPI tables qtest with SPE (UEFI firmware, no kernel),
 # the virt board's DT node and its ACPI MADT (the SPE overflow interrupt
@@ -299,7 +300,8 @@ done
 # run-spe-profiling must not catch run-spe-el2 and run-spe-el3), and
 # their plugin runs.  make stops at the first run that fails.
 rc=0
-PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg >"$out/check-tcg.out" 2>&1 || rc=$?
+PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg \
+	>"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=
 for t in spe-el2 spe-el3 spe enabled profiling; do
