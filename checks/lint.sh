@@ -148,3 +148,6 @@ int f(int a){
 	}
 	lint "the kernel's checkpatch.pl --strict" "$tmp/bad.c" kernel_checkpatch
 fi
+
+# a failed check fails the script too, not only its RESULT line
+[ -z "${RESULTS_FAILED:-}" ]

@@ -4,7 +4,12 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # its variables are for the scripts that source lib.sh
 
-result() { echo "RESULT $1 $2"; }
+# RESULTS_FAILED is set once a failure is reported (in this shell, not
+# in a subshell), for a script to end with: [ -z "${RESULTS_FAILED:-}" ]
+result() {
+	echo "RESULT $1 $2"
+	[ "$1" != fail ] || RESULTS_FAILED=1
+}
 
 # cached NAME KEY COMMAND...: run a check whose verdict depends on nothing
 # but KEY (a hash of all its inputs).  When it passed with that key
