@@ -300,7 +300,8 @@ done
 # run-spe-profiling must not catch run-spe-el2 and run-spe-el3), and
 # their plugin runs.  make stops at the first run that fails.
 rc=0
-PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg \
+PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
+	PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg \
 	>"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=

@@ -228,6 +228,10 @@ fetch_firmware
 # and QEMU's CPU-features and ACPI tables qtests, which the series
 # extends, and the TCG plugins make check-tcg runs tests with
 note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features tests/qtest/bios-tables-test test-plugins"
+# configure named the compiler "cc": ninja finds it, through ccache, on
+# PATH; paths under ROOT hashed as relative ones, and the build directory
+# not at all, so that another clone's build finds this one's objects
+PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
 ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 tests/qtest/arm-cpu-features \
 	tests/qtest/bios-tables-test test-plugins \
 	>"$OUT/ninja.log" 2>&1 ||
