@@ -14,7 +14,8 @@
 # Then the CPU properties (what realize refuses), QEMU's CPU-features
 # qtest, QEMU's ACPI tables qtest with SPE (UEFI firmware, no kernel),
 # the virt board's DT node and its ACPI MADT (the SPE overflow interrupt
-# of every GICC), and QEMU's own make check-tcg for aarch64-softmmu.
+# of every GICC), and QEMU's own make check-tcg on the four Arm targets
+# qemu/build.sh builds.
 # No kernel is involved.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -294,24 +295,30 @@ for props in spe=on spe=off,pmu=on; do
 	done
 done
 
-# QEMU's own "make check-tcg" for aarch64-softmmu: its bare-metal tests,
-# the series' three among them through the rules it adds to
-# tests/tcg/aarch64/Makefile.softmmu-target (run-spe-enabled and
-# run-spe-profiling must not catch run-spe-el2 and run-spe-el3), and
-# their plugin runs.  make stops at the first run that fails.
+# QEMU's own "make check-tcg", on the four targets qemu/build.sh builds:
+# the bare-metal tests of aarch64-softmmu, the series' three among them
+# through the rules it adds to tests/tcg/aarch64/Makefile.softmmu-target
+# (run-spe-enabled and run-spe-profiling must not catch run-spe-el2 and
+# run-spe-el3), with their plugin runs; those of arm-softmmu; and the
+# linux-user tests of aarch64 and arm, where FEAT_SPE does not exist.  A
+# target whose tests do not run (no cross compiler found) fails, as does
+# make at the first run that fails.
 rc=0
 PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
-	PYTHONPATH=$MESON_PY timeout 600 make -C "$QEMU_DIR" check-tcg \
+	PYTHONPATH=$MESON_PY timeout 1200 make -C "$QEMU_DIR" check-tcg \
 	>"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=
 for t in spe-el2 spe-el3 spe enabled profiling; do
 	grep -q "^  TEST    $t on aarch64\$" "$out/check-tcg.out" || missing="$missing $t"
 done
+for t in aarch64-softmmu arm-softmmu aarch64-linux-user arm-linux-user; do
+	grep -q "^  RUN     $t guest-tests\$" "$out/check-tcg.out" || missing="$missing $t"
+done
 if [ $rc != 0 ]; then
 	result fail "qemu-check-tcg: make check-tcg exited with $rc after $n runs: $(grep -m1 '\*\*\*' "$out/check-tcg.out")"
 elif [ -n "$missing" ]; then
 	result fail "qemu-check-tcg: make check-tcg did not run:$missing (see $out/check-tcg.out)"
 else
-	result pass "qemu-check-tcg: make check-tcg (aarch64-softmmu), $n runs, the series' spe, spe-el2, spe-el3 among them"
+	result pass "qemu-check-tcg: make check-tcg on aarch64-softmmu, arm-softmmu, aarch64-linux-user and arm-linux-user, $n runs, the series' spe, spe-el2, spe-el3 among them"
 fi

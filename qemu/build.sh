@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build qemu-system-aarch64 with our emulated SPE (FEAT_SPE) patches.
+# Build qemu-system-aarch64 with our emulated SPE (FEAT_SPE) patches, and
+# the other Arm targets the series must not break.
 #
 #   1. apt-get source qemu=$QEMU_DEB (Debian sid) into
 #      build/qemu-<version>-src, through a private apt configuration of
@@ -12,8 +13,10 @@
 #      Debian's source with Debian's own quilt patches applied, branch
 #      "spe" = our series (qemu/patches, in the order of
 #      qemu/patches/series) on top
-#   3. configure an aarch64-softmmu-only build in build/qemu-<version>
-#      and run ninja
+#   3. configure a build of the four Arm targets (aarch64-softmmu, the
+#      one with FEAT_SPE; arm-softmmu, aarch64-linux-user and
+#      arm-linux-user, which have none) in build/qemu-<version> and run
+#      ninja
 #
 # Incremental: nothing is fetched, re-applied or reconfigured when nothing
 # changed; ninja then has nothing to do.
@@ -161,13 +164,21 @@ save it (qemu/format-patch.sh) or discard it yourself, then run this again"
 }
 
 configure_build() {
-	# A small device set keeps the cold build short (see devices.mak).
-	if ! cmp -s "$HERE/devices.mak" "$GIT/configs/devices/aarch64-softmmu/spe-test.mak"; then
-		cp "$HERE/devices.mak" "$GIT/configs/devices/aarch64-softmmu/spe-test.mak"
-	fi
-	# ours, not a developer's untracked file (make clean looks for those)
-	grep -qxF /configs/devices/aarch64-softmmu/spe-test.mak "$GIT/.git/info/exclude" 2>/dev/null ||
-		echo /configs/devices/aarch64-softmmu/spe-test.mak >>"$GIT/.git/info/exclude"
+	local t f
+	# A small device set keeps the cold build short (see devices.mak);
+	# qemu-system-arm adds devices-arm.mak's.
+	for t in aarch64-softmmu arm-softmmu; do
+		f=$BUILD/.devices-$t.mak
+		cat "$HERE/devices.mak" >"$f"
+		[ $t = aarch64-softmmu ] || cat "$HERE/devices-arm.mak" >>"$f"
+		if ! cmp -s "$f" "$GIT/configs/devices/$t/spe-test.mak"; then
+			cp "$f" "$GIT/configs/devices/$t/spe-test.mak"
+		fi
+		rm -f "$f"
+		# ours, not a developer's untracked file (make clean looks for those)
+		grep -qxF "/configs/devices/$t/spe-test.mak" "$GIT/.git/info/exclude" 2>/dev/null ||
+			echo "/configs/devices/$t/spe-test.mak" >>"$GIT/.git/info/exclude"
+	done
 	if [ -f "$OUT/build.ninja" ] && [ -f "$OUT/.spe-configured" ] &&
 	   [ "$(cat "$OUT/.spe-configured")" = "$CONF_ARGS" ]; then
 		return
@@ -197,8 +208,9 @@ fetch_firmware() {
 	done
 }
 
-CONF_ARGS="--target-list=aarch64-softmmu --disable-docs --disable-werror
- --without-default-devices --with-devices-aarch64=spe-test
+CONF_ARGS="--target-list=aarch64-softmmu,arm-softmmu,aarch64-linux-user,arm-linux-user
+ --disable-docs --disable-werror --without-default-devices
+ --with-devices-aarch64=spe-test --with-devices-arm=spe-test
  --disable-gtk --disable-sdl --disable-vnc --disable-opengl --disable-virglrenderer
  --disable-spice --disable-curses --disable-cocoa --disable-gio --disable-vte
  --disable-slirp --disable-vde --disable-netmap --disable-l2tpv3
@@ -227,12 +239,13 @@ configure_build
 fetch_firmware
 # and QEMU's CPU-features and ACPI tables qtests, which the series
 # extends, and the TCG plugins make check-tcg runs tests with
-note "ninja -j$JOBS qemu-system-aarch64 tests/qtest/arm-cpu-features tests/qtest/bios-tables-test test-plugins"
+note "ninja -j$JOBS qemu-system-aarch64 qemu-system-arm qemu-aarch64 qemu-arm tests/qtest/arm-cpu-features tests/qtest/bios-tables-test test-plugins"
 # configure named the compiler "cc": ninja finds it, through ccache, on
 # PATH; paths under ROOT hashed as relative ones, and the build directory
 # not at all, so that another clone's build finds this one's objects
 PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
-ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 tests/qtest/arm-cpu-features \
+ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 qemu-system-arm qemu-aarch64 qemu-arm \
+	tests/qtest/arm-cpu-features \
 	tests/qtest/bios-tables-test test-plugins \
 	>"$OUT/ninja.log" 2>&1 ||
 	{ tail -n 40 "$OUT/ninja.log"; die "build failed (see $OUT/ninja.log)"; }

@@ -1,5 +1,6 @@
-# Devices for the SPE test build of qemu-system-aarch64 (build.sh copies
-# this into the QEMU tree as configs/devices/aarch64-softmmu/spe-test.mak).
+# Devices for the SPE test build of qemu-system-aarch64 and
+# qemu-system-arm (build.sh copies this into the QEMU tree as
+# configs/devices/{aarch64,arm}-softmmu/spe-test.mak).
 # Only the virt board and a few virtio devices a test guest may want.
 CONFIG_ARM_VIRT=y
 # TCG needs these (default y only with default devices); GICv3 for
