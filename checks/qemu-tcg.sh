@@ -304,8 +304,7 @@ done
 # target whose tests do not run (no cross compiler found) fails, as does
 # make at the first run that fails.
 rc=0
-PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
-	PYTHONPATH=$MESON_PY timeout 1200 make -C "$QEMU_DIR" check-tcg \
+PYTHONPATH=$MESON_PY qemu_ccache timeout 1200 make -C "$QEMU_DIR" check-tcg \
 	>"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=

@@ -168,13 +168,11 @@ configure_build() {
 	# A small device set keeps the cold build short (see devices.mak);
 	# qemu-system-arm adds devices-arm.mak's.
 	for t in aarch64-softmmu arm-softmmu; do
-		f=$BUILD/.devices-$t.mak
-		cat "$HERE/devices.mak" >"$f"
-		[ $t = aarch64-softmmu ] || cat "$HERE/devices-arm.mak" >>"$f"
-		if ! cmp -s "$f" "$GIT/configs/devices/$t/spe-test.mak"; then
-			cp "$f" "$GIT/configs/devices/$t/spe-test.mak"
-		fi
-		rm -f "$f"
+		f=("$HERE/devices.mak")
+		[ $t = aarch64-softmmu ] || f+=("$HERE/devices-arm.mak")
+		# rewritten only when it changes: a new mtime reconfigures
+		cmp -s <(cat "${f[@]}") "$GIT/configs/devices/$t/spe-test.mak" ||
+			cat "${f[@]}" >"$GIT/configs/devices/$t/spe-test.mak"
 		# ours, not a developer's untracked file (make clean looks for those)
 		grep -qxF "/configs/devices/$t/spe-test.mak" "$GIT/.git/info/exclude" 2>/dev/null ||
 			echo "/configs/devices/$t/spe-test.mak" >>"$GIT/.git/info/exclude"
@@ -186,8 +184,7 @@ configure_build() {
 	note "configure"
 	mkdir -p "$OUT"
 	# shellcheck disable=SC2086
-	# Through ccache (Debian's /usr/lib/ccache): a fresh clone rebuilds fast.
-	(cd "$OUT" && PATH=/usr/lib/ccache:$PATH "$GIT/configure" $CONF_ARGS) ||
+	(cd "$OUT" && qemu_ccache "$GIT/configure" $CONF_ARGS) ||
 		die "configure failed"
 	echo "$CONF_ARGS" > "$OUT/.spe-configured"
 }
@@ -240,11 +237,7 @@ fetch_firmware
 # and QEMU's CPU-features and ACPI tables qtests, which the series
 # extends, and the TCG plugins make check-tcg runs tests with
 note "ninja -j$JOBS qemu-system-aarch64 qemu-system-arm qemu-aarch64 qemu-arm tests/qtest/arm-cpu-features tests/qtest/bios-tables-test test-plugins"
-# configure named the compiler "cc": ninja finds it, through ccache, on
-# PATH; paths under ROOT hashed as relative ones, and the build directory
-# not at all, so that another clone's build finds this one's objects
-PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true \
-ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 qemu-system-arm qemu-aarch64 qemu-arm \
+qemu_ccache ninja -C "$OUT" -j"$JOBS" qemu-system-aarch64 qemu-system-arm qemu-aarch64 qemu-arm \
 	tests/qtest/arm-cpu-features \
 	tests/qtest/bios-tables-test test-plugins \
 	>"$OUT/ninja.log" 2>&1 ||

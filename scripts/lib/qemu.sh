@@ -16,6 +16,15 @@ qemu_binary() {
 	esac
 }
 
+# qemu_ccache COMMAND...: run COMMAND (ninja, or check-tcg's make) so
+# that the compiler QEMU's configure recorded, "cc", is Debian's ccache
+# wrapper: paths under the project hashed as relative ones (lib.sh:
+# CCACHE_BASEDIR) and the build directory not at all, so that another
+# clone's build (CI's) finds this one's objects.
+qemu_ccache() {
+	PATH=/usr/lib/ccache:$PATH CCACHE_NOHASHDIR=true "$@"
+}
+
 # guest_qemu ARRAY QEMU MACHINE CPU SMP MEM IMAGE INITRD CMDLINE [QEMU ARGS...]:
 # set ARRAY (a name) to the one QEMU command line of the project's guests
 # (scripts/boot.sh, scripts/guest.sh): serial console on stdio, no
