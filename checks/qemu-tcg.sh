@@ -200,6 +200,67 @@ for r in $gregs; do
 	fi
 done
 
+# A sample in flight at a stop of the VM: the test ("inflight") samples
+# a NOP; gdb stops the VM at the NOP that completes the sample
+# (spe_inflight_next, a hardware breakpoint).  The stop writes nothing
+# (PMBPTR_EL1 still at the buffer's base), the next instruction writes
+# the record (gdb's stepi).  A second run migrates the VM stopped there
+# (the global run state left out: a destination cannot enter gdb's
+# "debug" state) and the destination, which completes the sample, must
+# find its record: the migration carried the sample.
+# shellcheck disable=SC2054 # QEMU's options take comma-separated lists
+ivm=("$QEMU_DIR/qemu-system-aarch64" -M virt,gic-version=3 -cpu max,spe=on -display none
+     -nic none -kernel "$out/spe" -monitor none
+     -semihosting-config enable=on,target=native,chardev=output,arg=1,arg=never,arg=inflight)
+inflight_gdb() { # PORT GDB ARGS...: stop at spe_inflight_next, then the ARGS
+	timeout 60 gdb-multiarch -batch -nx -ex "set architecture aarch64" -ex "file $out/spe" \
+		-ex "target remote 127.0.0.1:$1" -ex "hbreak spe_inflight_next" -ex continue \
+		"${@:2}" 2>&1 || true
+}
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"${ivm[@]}" -chardev file,path="$out/inflight-stop.out",id=output -S -gdb "tcp:127.0.0.1:$port" &
+gpid=$!
+# shellcheck disable=SC2016 # $PMBPTR_EL1 is gdb's
+got=$(inflight_gdb "$port" -ex 'printf "base %#lx stop %#lx\n", &buf, $PMBPTR_EL1' \
+	-ex stepi -ex 'printf "step %#lx\n", $PMBPTR_EL1' -ex continue)
+wait $gpid 2>/dev/null || true
+echo "$got"
+base=$(echo "$got" | sed -n 's/^base \(0x[0-9a-f]*\) stop .*/\1/p')
+stop=$(echo "$got" | sed -n 's/^base .* stop \(0x[0-9a-f]*\)$/\1/p')
+step=$(echo "$got" | sed -n 's/^step \(0x[0-9a-f]*\)$/\1/p')
+if [ -z "$base" ] || [ -z "$stop" ] || [ -z "$step" ]; then
+	result fail "qemu-tcg-spe/inflight: gdb did not stop at spe_inflight_next and read PMBPTR_EL1"
+elif [ $((stop)) != $((base)) ]; then
+	result fail "qemu-tcg-spe/inflight: the stop wrote the record in flight (PMBPTR_EL1 $stop, base $base)"
+elif [ $((step)) -le $((base)) ]; then
+	result fail "qemu-tcg-spe/inflight: the next instruction wrote no record (PMBPTR_EL1 $step)"
+else
+	result pass "qemu-tcg-spe/inflight: a stop with a sample in flight writes nothing; the next instruction writes its record"
+fi
+sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/inflight: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/inflight: /p" \
+	"$out/inflight-stop.out"
+mig=$out/inflight.mig
+rm -f "$mig" "$out/inflight-dst.out"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"${ivm[@]}" -chardev file,path="$out/inflight-src.out",id=output -S -gdb "tcp:127.0.0.1:$port" \
+	-global migration.store-global-state=off &
+gpid=$!
+got=$(inflight_gdb "$port" -ex "monitor migrate file:$mig" -ex "shell sleep 5" \
+	-ex "monitor info migrate" -ex kill)
+wait $gpid 2>/dev/null || true
+echo "$got" | grep -i '^status' || true
+rc=0
+timeout 60 "${ivm[@]}" -chardev file,path="$out/inflight-dst.out",id=output \
+	-incoming "file:$mig" || rc=$?
+touch "$out/inflight-dst.out"
+cat "$out/inflight-dst.out"
+if ! grep -q '^# in flight:' "$out/inflight-dst.out"; then
+	result fail "qemu-tcg-spe/inflight-migrate: the destination did not run (exit $rc; migration: $(echo "$got" | grep -i '^status' | tr -s ' \t' ' '))"
+else
+	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/inflight-migrate: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/inflight-migrate: /p" \
+		"$out/inflight-dst.out"
+fi
+
 # The properties: refused where they make no sense, fixed once realized.
 qemu=$QEMU_DIR/qemu-system-aarch64
 # refused MACHINE PROPS EXPECT: QEMU must exit non-zero naming EXPECT
