@@ -45,12 +45,25 @@ spe() {
 		-kernel "$out/spe"
 }
 
-# results RUN FILE RC: the test's "ok:" and "FAIL:" lines in FILE as
-# RESULTs of qemu-tcg-spe/RUN; a run that exited with RC non-zero and no
-# failed check, or that did not print "# 0 failure(s)", fails too
+# checklines RUN FILE...: the test's "ok:" and "FAIL:" lines in the
+# FILEs as RESULTs of qemu-tcg-spe/RUN
+checklines() {
+	local run=$1
+	shift
+	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$run: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$run: /p" "$@"
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# results RUN FILE RC: checklines RUN FILE; a run that exited with RC
+# non-zero and no failed check, or that did not print "# 0 failure(s)",
+# fails too
 results() {
 	local run=$1 f=$2 rc=$3 n
-	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/$run: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/$run: /p" "$f"
+	checklines "$run" "$f"
 	n=$(grep -c '^FAIL: ' "$f" || true)
 	if [ "$rc" != 0 ] && [ "$n" = 0 ]; then
 		result fail "qemu-tcg-spe/$run: QEMU exited with $rc and no failed check"
@@ -159,8 +172,7 @@ timeout 60 "$QEMU_DIR/qemu-system-aarch64" "${vm[@]}" -monitor none \
 	-incoming "file:$mig" || rc=$?
 touch "$out/migrate-src.out" "$out/migrate-dst.out"
 cat "$out/migrate-src.out" "$out/migrate-dst.out"
-sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/migrate: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/migrate: /p" \
-	"$out/migrate-src.out" "$out/migrate-dst.out"
+checklines migrate "$out/migrate-src.out" "$out/migrate-dst.out"
 if ! grep -q '^# migration: on the destination' "$out/migrate-dst.out"; then
 	result fail "qemu-tcg-spe/migrate: the destination did not run the test (exit $rc; see $out/migrate-hmp.out)"
 elif grep -q '^# migration: waiting' "$out/migrate-dst.out"; then
@@ -172,7 +184,7 @@ fi
 # gdbstub: with the test waiting as above, gdb reads the SPE registers
 # (QEMU describes them in its sysregs feature) with the values the test
 # wrote.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 rm -f "$out/gdb-guest.out"
 "$QEMU_DIR/qemu-system-aarch64" "${vm[@]}" -monitor none -gdb "tcp:127.0.0.1:$port" \
 	-chardev file,path="$out/gdb-guest.out",id=output -semihosting-config "$semi" &
@@ -217,7 +229,7 @@ inflight_gdb() { # PORT GDB ARGS...: stop at spe_inflight_next, then the ARGS
 		-ex "target remote 127.0.0.1:$1" -ex "hbreak spe_inflight_next" -ex continue \
 		"${@:2}" 2>&1 || true
 }
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 "${ivm[@]}" -chardev file,path="$out/inflight-stop.out",id=output -S -gdb "tcp:127.0.0.1:$port" &
 gpid=$!
 # shellcheck disable=SC2016 # $PMBPTR_EL1 is gdb's
@@ -237,16 +249,25 @@ elif [ $((step)) -le $((base)) ]; then
 else
 	result pass "qemu-tcg-spe/inflight: a stop with a sample in flight writes nothing; the next instruction writes its record"
 fi
-sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/inflight: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/inflight: /p" \
-	"$out/inflight-stop.out"
+checklines inflight "$out/inflight-stop.out"
 mig=$out/inflight.mig
 rm -f "$mig" "$out/inflight-dst.out"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 "${ivm[@]}" -chardev file,path="$out/inflight-src.out",id=output -S -gdb "tcp:127.0.0.1:$port" \
 	-global migration.store-global-state=off &
 gpid=$!
-got=$(inflight_gdb "$port" -ex "monitor migrate file:$mig" -ex "shell sleep 5" \
-	-ex "monitor info migrate" -ex kill)
+# gdb's Python waits for the migration to end (HMP's "info migrate"),
+# at most 60 s, and prints its last status
+cat >"$out/wait-migrate.py" <<'EOF'
+import time
+for _ in range(600):
+    status = gdb.execute("monitor info migrate", to_string=True)
+    if "completed" in status or "failed" in status:
+        break
+    time.sleep(0.1)
+print(status)
+EOF
+got=$(inflight_gdb "$port" -ex "monitor migrate file:$mig" -ex "source $out/wait-migrate.py" -ex kill)
 wait $gpid 2>/dev/null || true
 echo "$got" | grep -i '^status' || true
 rc=0
@@ -257,8 +278,7 @@ cat "$out/inflight-dst.out"
 if ! grep -q '^# in flight:' "$out/inflight-dst.out"; then
 	result fail "qemu-tcg-spe/inflight-migrate: the destination did not run (exit $rc; migration: $(echo "$got" | grep -i '^status' | tr -s ' \t' ' '))"
 else
-	sed -n "s/^ok: /RESULT pass qemu-tcg-spe\/inflight-migrate: /p; s/^FAIL: /RESULT fail qemu-tcg-spe\/inflight-migrate: /p" \
-		"$out/inflight-dst.out"
+	checklines inflight-migrate "$out/inflight-dst.out"
 fi
 
 # The properties: refused where they make no sense, fixed once realized.
