@@ -12,11 +12,20 @@
 #    and no oops.
 # oops=panic ends the boot at the oops (panic=-1 and -no-reboot: QEMU
 # exits), so the unpatched boot takes seconds, not the timeout.
+#   checks/padding.sh [--patched-only]
+# --patched-only (make check on the bases after the first, for CI's
+# time): the patched kernel alone, the unpatched one's oops a skip.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
+only=
+case "${1:-}" in
+--patched-only) only=1 ;;
+"") ;;
+*) die "usage: $0 [--patched-only]" ;;
+esac
 image=$(need_image work)
-base=$(need_image base)
+[ -n "$only" ] || base=$(need_image base)
 "$ROOT/qemu/build.sh" >&2 || die "qemu/build.sh failed"
 "$ROOT/scripts/guest/programs.sh" tests >&2 || die "scripts/guest/programs.sh tests failed"
 "$ROOT/scripts/guest/programs.sh" init >&2 || die "scripts/guest/programs.sh init failed"
@@ -33,22 +42,31 @@ boot() {
 		"padding-$NAME-$1" "$2"
 }
 
-out=$(boot base "$base") || true
-c=$BUILD/boot/padding-$NAME-base/console.txt
-echo "$out" | grep -v '^RESULT ' || true
-echo "---- $NAME base: the oops"
-grep -E "$OOPS|^ *(pc|lr) :|^Call trace:|^ +[a-z_0-9.]+\+0x" "$c" | head -n 20 || true
-tag="padding/$NAME-base: unpatched kernel"
-if ! grep -q '^# step 4: ENABLE' "$c"; then
-	result fail "$tag: the reproducer did not reach step 4 (see $c)"
-elif grep -q '^# step 4: survived' "$c"; then
-	result fail "$tag: survived the wakeup at the head; the reproducer reproduces nothing"
-elif ! grep -Eq "$OOPS" "$c"; then
-	result fail "$tag: no oops after step 4 (see $c)"
-elif ! sed -n '/^Call trace:/,/^---\[ end trace/p' "$c" | grep -q 'arm_spe_pmu'; then
-	result fail "$tag: an oops, but not in arm_spe_pmu (see $c)"
+# base_control: the unpatched kernel must oops in the driver
+base_control() {
+	local out c tag="padding/$NAME-base: unpatched kernel"
+	out=$(boot base "$base") || true
+	c=$BUILD/boot/padding-$NAME-base/console.txt
+	echo "$out" | grep -v '^RESULT ' || true
+	echo "---- $NAME base: the oops"
+	grep -E "$OOPS|^ *(pc|lr) :|^Call trace:|^ +[a-z_0-9.]+\+0x" "$c" | head -n 20 || true
+	if ! grep -q '^# step 4: ENABLE' "$c"; then
+		result fail "$tag: the reproducer did not reach step 4 (see $c)"
+	elif grep -q '^# step 4: survived' "$c"; then
+		result fail "$tag: survived the wakeup at the head; the reproducer reproduces nothing"
+	elif ! grep -Eq "$OOPS" "$c"; then
+		result fail "$tag: no oops after step 4 (see $c)"
+	elif ! sed -n '/^Call trace:/,/^---\[ end trace/p' "$c" | grep -q 'arm_spe_pmu'; then
+		result fail "$tag: an oops, but not in arm_spe_pmu (see $c)"
+	else
+		result pass "$tag: oopsed in arm_spe_pmu writing past the AUX buffer"
+	fi
+}
+
+if [ -n "$only" ]; then
+	result skip "padding/$NAME-base: unpatched kernel: make check runs it on ${DEBIAN_BASES%% *} only (CI's time); make check BASE=$NAME runs it here"
 else
-	result pass "$tag: oopsed in arm_spe_pmu writing past the AUX buffer"
+	base_control
 fi
 
 out=$(boot patched "$image") || true
