@@ -1,15 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The series' KUnit suite the way a maintainer runs it, with the kernel's
-# own tool:
+# own tool, on branch work of the tree:
 #   tools/testing/kunit/kunit.py run --arch=arm64 --kunitconfig=drivers/perf
-# on branch work of the tree, cross-compiled through ccache into
-# build/kunit-<name>/ and booted by kunit.py on the machine's
-# qemu-system-aarch64 (Debian's).  kunit.py parses the KTAP and gives the
-# verdict; its JSON is printed as one RESULT line per test case.  The
-# suite must have run every case its source declares (KUNIT_CASE*): a run
-# of none, or of fewer, fails.  The control: the same JSON without the
-# suite must fail that check.
+# In two steps, so that make check builds one 7.3 kernel, not two:
+#  1. kunit.py config with that .kunitconfig into an empty directory:
+#     the .kunitconfig alone must give a configuration holding every
+#     option it names (kunit.py's own check, "unsatisfied dependencies");
+#  2. kunit.py run on a copy of the boot Image's object directory
+#     (scripts/image.sh work, config/qemu.config, which holds every option
+#     kunit.py's arm64 configuration asks for).  kunit.py keeps a build
+#     directory whose .config has all its options and records what it
+#     asked for in <build_dir>/last_used_kunitconfig, taken here from step 1; it
+#     then runs make (nothing to rebuild but Image.gz) and boots the
+#     kernel on the machine's qemu-system-aarch64 (Debian's).
+# So the suite runs in the boot configuration (KVM, CoreSight, the rest
+# of config/qemu.config beside it), not in kunit.py's minimal one: a
+# .kunitconfig that configures but does not build alone would go unseen.
+# kunit.py parses the KTAP and gives the verdict; its JSON is printed as
+# one RESULT line per test case.  The suite must have run every case its
+# source declares (KUNIT_CASE*): a run of none, or of fewer, fails.  The
+# control: the same JSON without the suite must fail that check.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -23,14 +34,35 @@ if [ ! -f "$t/tools/testing/kunit/kunit.py" ] || [ ! -f "$t/drivers/perf/.kunitc
 	exit 1
 fi
 want=$(grep -c '^[[:space:]]*KUNIT_CASE' "$src" || true)
+need_image work >/dev/null
 
+# kunit SUBCOMMAND BUILD_DIR LOG: kunit.py as a maintainer runs it
+kunit() {
+	(cd "$t" && python3 tools/testing/kunit/kunit.py "$1" --arch=arm64 \
+		--cross_compile=aarch64-linux-gnu- --kunitconfig=drivers/perf \
+		--build_dir="$2" --make_options "CC=ccache aarch64-linux-gnu-gcc" \
+		"${@:4}") >"$3" 2>&1
+}
+rm -rf "$out/alone" "$out/build"
+if kunit config "$out/alone" "$out/config.log" && [ -f "$out/alone/last_used_kunitconfig" ]; then
+	result pass "kunit-py/$NAME: drivers/perf/.kunitconfig alone configures every option it names"
+else
+	tail -n 5 "$out/config.log"
+	result fail "kunit-py/$NAME: kunit.py config with drivers/perf/.kunitconfig alone (see $out/config.log)"
+	exit 1
+fi
+cp -a "$(kernel_objdir "$t")" "$out/build"
+cp "$out/alone/last_used_kunitconfig" "$out/build/last_used_kunitconfig"
 rc=0
-(cd "$t" && python3 tools/testing/kunit/kunit.py run --arch=arm64 \
-	--cross_compile=aarch64-linux-gnu- --kunitconfig=drivers/perf \
-	--build_dir="$out/build" --jobs="$JOBS" --timeout=900 \
-	--make_options "CC=ccache aarch64-linux-gnu-gcc" \
-	--json="$out/results.json") >"$out/run.log" 2>&1 || rc=$?
+kunit run "$out/build" "$out/run.log" --jobs="$JOBS" --timeout=900 \
+	--json="$out/results.json" || rc=$?
 tail -n 3 "$out/run.log"
+# A configuration kunit.py regenerates is a second full kernel build,
+# which make check's time is not planned for.
+if grep -q 'Regenerating .config' "$out/run.log"; then
+	result fail "kunit-py/$NAME: kunit.py regenerated the boot configuration: config/qemu.config lacks an option of drivers/perf/.kunitconfig or of kunit.py's arm64 configuration"
+	rc=1
+fi
 
 # verdict JSON SUITE WANT: a RESULT line per test case of SUITE in
 # kunit.py's JSON, and a failure when it has fewer than WANT cases.

@@ -120,13 +120,6 @@ check_tree() {
 				skip_stage "$p$s" "make check runs it on ${DEBIAN_BASES%% *} only (CI's time); make check BASE=$BASE runs it here"
 				continue
 			fi ;;
-		padding)
-			# CI's time: the unpatched kernel's oops (the base Image, a
-			# build of its own) on the first base; the patched kernel on
-			# every base.  make check-stable runs both.
-			if [ -z "${KSRC:-}${CHECK_BASES:-}$stable" ] && [ "$BASE" != "${DEBIAN_BASES%% *}" ]; then
-				a=(--patched-only)
-			fi ;;
 		upstream)
 			if [ -n "$upstream_all" ]; then
 				a=(--all)

@@ -11,8 +11,8 @@
 #    kernel tree ignores everything at its top level; only the scripts'
 #    own files, named in info/exclude, are left out), and stashes (of the
 #    tree, or of a worktree of a tree of the user's own: KSRC, build/wt-*).
-# Trees the checks made (-base, -steps) hold nothing of the user's, and
-# are only checked for edits.  The user's own trees are told, after the
+# The tree the checks made (-steps) holds nothing of the user's, and
+# is only checked for edits.  The user's own trees are told, after the
 # removal, that their worktrees under build/ are gone (git worktree
 # prune).  A BUILD outside the project (BUILD=... in the environment) is
 # never removed: it may be anything.
@@ -39,8 +39,8 @@ for g in "$BUILD"/*/.git; do
 		case "$c" in "$BUILD"/*) ;; *) owners+=("$c") ;; esac
 	fi
 	case "$t" in
-	*-base | *-steps)
-		# the checks' own checkouts: only tracked files are looked at
+	*-steps)
+		# the checks' own checkout: only tracked files are looked at
 		dirty=$(git -C "$t" status --porcelain --untracked-files=no 2>/dev/null || true)
 		[ -z "$dirty" ] || { echo "$t: changes to tracked files:"; indent <<<"$dirty"; lost=1; }
 		continue ;;

@@ -10,7 +10,7 @@
 #   series/NAME                  its patches
 #   build/linux-NAME             the tree (a Debian base); with KSRC,
 #                                build/wt-NAME, a worktree of the user's tree
-#   build/linux-NAME-base, -steps  its other checkouts (checkout below)
+#   build/linux-NAME-steps       its other checkout (checkout below)
 #   build/images/NAME-Image, NAME-base-Image  the Images (scripts/image.sh)
 #   build/harness-NAME, build/guest/NAME, build/kselftest-NAME,
 #   build/perf-NAME, build/boot/*-NAME*, build/upstream/NAME-*
@@ -91,11 +91,47 @@ untracked() {
 	git -C "$1" ls-files --others --directory --no-empty-directory --exclude-from="$excl"
 }
 
+# The base's drivers in the patched tree, for scripts/image.sh base.
+# swap_drivers TREE BASE WORK: every file under drivers/ that differs
+# between BASE and WORK made as it is at BASE (removed where BASE has
+# none), after the tree's own copies, times included, are kept in
+# build/swap-<tree>/; swap_back TREE puts them back.  on_work runs
+# swap_back first, so an interrupted swap does not outlive the next script.
+swap_dir() { echo "$BUILD/swap-$(basename "$1")"; }
+swap_drivers() {
+	local t=$1 s f
+	s=$(swap_dir "$t")
+	[ ! -e "$s" ] || die "$s is there: a swap of $t's drivers not put back"
+	mkdir -p "$s"
+	git -C "$t" diff --no-renames --name-only "$2" "$3" -- drivers/ >"$s/files.tmp"
+	(cd "$t" && while read -r f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done <"$s/files.tmp" |
+		tar --null -T - -cf "$s/files.tar") || die "cannot keep $t's drivers in $s"
+	# from here on, swap_back puts the tree back
+	mv "$s/files.tmp" "$s/files"
+	while read -r f; do
+		rm -f "${t:?}/$f"
+		git -C "$t" cat-file -e "$2:$f" 2>/dev/null || continue
+		mkdir -p "$(dirname "$t/$f")"
+		git -C "$t" show "$2:$f" >"$t/$f"
+	done <"$s/files"
+}
+swap_back() {
+	local t=$1 s f
+	s=$(swap_dir "$t")
+	[ -f "$s/files" ] || { rm -rf "$s"; return 0; }
+	while read -r f; do rm -f "${t:?}/$f"; done <"$s/files"
+	tar -C "$t" -xpf "$s/files.tar" || die "cannot put $t's drivers back from $s"
+	rm -rf "$s"
+}
 # on_work TREE: TREE has the series' branch WORK checked out, with no
 # rebase or am stopped half way; otherwise die saying so.  No script
 # switches a developer's tree to another branch behind their back.
 on_work() {
 	local t=$1 head op
+	if [ -f "$(swap_dir "$t")/files" ]; then
+		note "$t: putting back the drivers an interrupted scripts/image.sh base swapped"
+		swap_back "$t"
+	fi
 	op=$(in_progress "$t" | head -n 1)
 	[ -z "$op" ] || die "$t: a $op is in progress: finish it (or abort it) first"
 	head=$(git -C "$t" symbolic-ref -q --short HEAD || echo "a detached HEAD")
@@ -221,15 +257,14 @@ else
 	WORK=${WORK:-work}
 fi
 
-# One repository per base, three checkouts of it, each with its own
-# object directory (kernel_objdir), so that none of them rebuilds another's
-# objects:
+# One repository per base, two checkouts of it, each with its own object
+# directory (kernel_objdir), so that neither rebuilds the other's objects:
 #   $(ktree)        branch WORK, the series applied (the tree a developer
 #                   edits and exports from)
-#   $(ktree)-base   BASE_TAG, the unpatched base (negative controls)
 #   $(ktree)-steps  moved patch by patch by checks/series.sh
-# checkout NAME REV: the path of checkout NAME (base or steps), created on
-# first use, detached at REV.
+# (The unpatched Image is built in $(ktree) itself: scripts/image.sh.)
+# checkout NAME REV: the path of checkout NAME (steps), created on first
+# use, detached at REV.
 checkout() {
 	local t w
 	t=$(ktree)

@@ -19,6 +19,8 @@
 #                and changes none of theirs;
 #   stays-*      make apply and scripts/image.sh never switch a tree off
 #                the branch its developer is on;
+#   swap         the unpatched Image's build puts the drivers it swaps
+#                back as the developer left them, also after a kill;
 #   debian-*     a newer Debian linux-source than the series was made on
 #                stops the base with a message, never builds silently;
 #   qemu-*       qemu/build.sh neither checks out over nor deletes a QEMU
@@ -320,6 +322,49 @@ stays_on_branch() {
 	done
 }
 check stays-on-branch stays_on_branch
+
+# The unpatched Image's swap (lib.sh: swap_drivers, swap_back, what
+# scripts/image.sh base does around its make): on a tree whose series
+# changes one driver, adds one and deletes one, with an edit of the
+# developer's not committed, the swap gives the base's files, and
+# putting them back gives the developer's, contents and times; a swap
+# left behind (the build killed) is put back by the next on_work.
+# shellcheck disable=SC2016 # the $t of lib's inner shell
+swap() {
+	local t f
+	sandbox
+	t=$S/build/linux-7.3
+	tree "$t"
+	mkdir -p "$t/drivers/perf"
+	echo base-a >"$t/drivers/perf/a.c"
+	echo gone >"$t/drivers/perf/gone.c"
+	g "$t" add -A && g "$t" commit -q -m "demo: drivers" && g "$t" tag -f base >/dev/null || return 1
+	echo work-a >"$t/drivers/perf/a.c"
+	echo new >"$t/drivers/perf/new.c"
+	g "$t" rm -q drivers/perf/gone.c && g "$t" add -A && g "$t" commit -q -m "demo: change them" ||
+		return 1
+	echo "not committed" >>"$t/drivers/perf/a.c"
+	touch -d '2001-01-01 00:00:00' "$t/drivers/perf/a.c" "$t/drivers/perf/new.c"
+	lib() { (cd "$S" && SERIES=demo bash -c '. scripts/lib.sh && t=$(ktree) && '"$1"); }
+	lib 'swap_drivers "$t" base work' || return 1
+	[ "$(cat "$t/drivers/perf/a.c")" = base-a ] || { echo "a.c is not the base's"; return 1; }
+	[ "$(cat "$t/drivers/perf/gone.c")" = gone ] || { echo "gone.c is not back"; return 1; }
+	[ ! -e "$t/drivers/perf/new.c" ] || { echo "new.c is still there"; return 1; }
+	lib 'swap_back "$t"' || return 1
+	for f in run killed; do
+		[ "$(cat "$t/drivers/perf/a.c")" = "work-a
+not committed" ] || { echo "$f: the developer's a.c is lost"; return 1; }
+		[ ! -e "$t/drivers/perf/gone.c" ] || { echo "$f: gone.c is left"; return 1; }
+		[ "$(stat -c %Y "$t/drivers/perf/a.c" "$t/drivers/perf/new.c")" = "$(date -d '2001-01-01 00:00:00' +%s)
+$(date -d '2001-01-01 00:00:00' +%s)" ] || { echo "$f: the times changed"; return 1; }
+		[ "$f" = run ] || break
+		lib 'swap_drivers "$t" base work' || return 1
+		lib 'on_work "$t"' >"$tmp/w" 2>&1 || { cat "$tmp/w"; return 1; }
+		grep -q 'putting back the drivers' "$tmp/w" || { cat "$tmp/w"; return 1; }
+	done
+	[ ! -e "$S/build/swap-linux-7.3" ] || { echo "the kept copies are left"; return 1; }
+}
+check swap swap
 
 # qemu/build.sh on a git copy of QEMU holding a developer's edit and an
 # untracked file: re-applying the series (qemu/patches changed, or
