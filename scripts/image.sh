@@ -75,7 +75,7 @@ else
 	trap 'swap_back "$t"' EXIT
 	trap 'exit 130' INT TERM
 	swap_drivers "$t" "$BASE_TAG" "$WORK"
-	make -C "$t" O="$o" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" olddefconfig Image
+	kmake "$t" --objdir "$o" olddefconfig Image
 	swap_back "$t"
 	trap - EXIT
 fi

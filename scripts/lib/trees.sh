@@ -101,7 +101,9 @@ swap_dir() { echo "$BUILD/swap-$(basename "$1")"; }
 swap_drivers() {
 	local t=$1 s f
 	s=$(swap_dir "$t")
-	[ ! -e "$s" ] || die "$s is there: a swap of $t's drivers not put back"
+	[ ! -e "$s/files" ] || die "$s is there: a swap of $t's drivers not put back"
+	# without its list of files, a copy begun and never used
+	rm -rf "$s"
 	mkdir -p "$s"
 	git -C "$t" diff --no-renames --name-only "$2" "$3" -- drivers/ >"$s/files.tmp"
 	(cd "$t" && while read -r f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done <"$s/files.tmp" |
@@ -321,8 +323,12 @@ tool_key() {
 	 sparse --version 2>/dev/null || true) | sha1sum | cut -c1-16
 }
 
+# kmake TREE [--objdir DIR] ARGS...: make in TREE, objects in DIR
+# (default: the tree's own, kernel_objdir)
 kmake() {
-	local t=$1
+	local t=$1 o
 	shift
-	make -C "$t" O="$(kernel_objdir "$t")" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" "$@"
+	o=$(kernel_objdir "$t")
+	[ "${1:-}" != --objdir ] || { o=$2; shift 2; }
+	make -C "$t" O="$o" -j"$JOBS" CC="ccache ${CROSS_COMPILE}gcc" "$@"
 }

@@ -328,7 +328,8 @@ check stays-on-branch stays_on_branch
 # changes one driver, adds one and deletes one, with an edit of the
 # developer's not committed, the swap gives the base's files, and
 # putting them back gives the developer's, contents and times; a swap
-# left behind (the build killed) is put back by the next on_work.
+# left behind (the build killed) is put back by the next on_work, and a
+# copy begun but never listed does not stop the next swap.
 # shellcheck disable=SC2016 # the $t of lib's inner shell
 swap() {
 	local t f
@@ -346,6 +347,8 @@ swap() {
 	echo "not committed" >>"$t/drivers/perf/a.c"
 	touch -d '2001-01-01 00:00:00' "$t/drivers/perf/a.c" "$t/drivers/perf/new.c"
 	lib() { (cd "$S" && SERIES=demo bash -c '. scripts/lib.sh && t=$(ktree) && '"$1"); }
+	# a copy begun by a swap killed before it had listed its files
+	mkdir -p "$S/build/swap-linux-7.3" && : >"$S/build/swap-linux-7.3/files.tar"
 	lib 'swap_drivers "$t" base work' || return 1
 	[ "$(cat "$t/drivers/perf/a.c")" = base-a ] || { echo "a.c is not the base's"; return 1; }
 	[ "$(cat "$t/drivers/perf/gone.c")" = gone ] || { echo "gone.c is not back"; return 1; }
