@@ -8,7 +8,7 @@
 #    finding not fixed is disabled where it occurs, with the reason);
 #  - pyflakes on every Python file;
 #  - QEMU's scripts/checkpatch.pl on qemu/patches (from the QEMU tree
-#    qemu/build.sh keeps);
+#    qemu/build.sh --source keeps);
 #  - the kernel's scripts/checkpatch.pl --strict on the C of harness/ and
 #    guest/ (from the tree of BASE, which scripts/base.sh makes), less
 #    the checks below that do not fit userspace test code.
@@ -88,7 +88,8 @@ fi
 
 # QEMU's checkpatch.pl; the control is the first patch with a line of
 # trailing whitespace added.
-"$ROOT/qemu/build.sh" >"$tmp/qemu-build.log" 2>&1 || result fail "lint: qemu/build.sh failed"
+"$ROOT/qemu/build.sh" --source >"$tmp/qemu-build.log" 2>&1 ||
+	result fail "lint: qemu/build.sh --source failed"
 q=$QEMU_DIR-git/scripts/checkpatch.pl
 mapfile -t files < <(series_patches "$ROOT/qemu/patches")
 if [ ! -x "$q" ]; then

@@ -103,9 +103,20 @@ if [ -n "$upstream_all$el2" ]; then
 elif [ -n "$stable" ]; then
 	STAGES="base apply debian export series padding"
 fi
+# The stages that run our QEMU come after the others of every tree: QEMU
+# builds in the background meanwhile (below).
+QEMU_STAGES=" boot kunit qemu-spe padding upstream "
+early='' late=''
+for s in $STAGES; do
+	if [[ "$QEMU_STAGES" = *" $s "* ]]; then late+=" $s"; else early+=" $s"; fi
+done
+
+# check_tree PREFIX STAGE...: those stages of the tree; non-zero if base
+# or apply failed (nothing else can run without the tree).
 check_tree() {
 	local p=$1 s f a
-	for s in $STAGES; do
+	shift
+	for s in "$@"; do
 		a=()
 		case "$s" in
 		debian)
@@ -140,9 +151,43 @@ check_tree() {
 		stage "$p$s" "$f" "${a[@]}" && continue
 		case "$s" in base | apply) return 1 ;; esac
 	done
+	return 0
 }
 
+# trees STAGE...: those stages on every tree checked, but on the trees
+# whose base or apply failed (no_tree).
+no_tree=''
+bases=${CHECK_BASES:-$DEBIAN_BASES}
+[ -z "$stable" ] || bases=${CHECK_BASES:-$STABLE_BASES}
+trees() {
+	local b
+	if [ -n "${KSRC:-}" ]; then
+		[ -n "$no_tree" ] || check_tree "" "$@" || no_tree=KSRC
+		return
+	fi
+	for b in $bases; do
+		[[ " $no_tree " != *" $b "* ]] || continue
+		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
+		(export BASE=$b; check_tree "$b-" "$@") || no_tree+=" $b"
+	done
+}
+
+# QEMU takes 12 minutes to build cold, most of it on every CPU.  The
+# stages before it leave CPUs idle for much of their time (make walking
+# the tree, links, checkpatch, the harness), so it builds meanwhile, in
+# the background at the lowest priority.  The stages that need it run
+# qemu/build.sh themselves: that waits for this one (its lock) and then
+# has nothing left to do, or fails as a stage of its own would.
+qemu_pid=''
+# shellcheck disable=SC2317 # run by the EXIT trap
+stop_qemu() { [ -z "$qemu_pid" ] || kill -TERM -- "-$qemu_pid" 2>/dev/null; }
+trap stop_qemu EXIT
+trap 'exit 130' INT TERM
+
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
+# its own session, so that stop_qemu reaches ninja and the compilers
+setsid nice -n 19 "$ROOT/qemu/build.sh" >"$BUILD/qemu-build.log" 2>&1 &
+qemu_pid=$!
 # Once: the parser every boot's results are counted with, the commands
 # that could lose a user's work (on throwaway trees), make outgoing (test
 # identities, nothing sent), the emulated SPE's own test (no kernel) and
@@ -152,33 +197,24 @@ if [ -z "$upstream_all$el2$stable" ]; then
 	stage summary "$ROOT/checks/tests/summary/run.sh"
 	stage safety "$ROOT/checks/tests/safety/run.sh"
 	stage outgoing "$ROOT/checks/tests/outgoing/run.sh"
-	stage qemu-tcg "$ROOT/checks/qemu-tcg.sh"
 	# its kernel checkpatch.pl is that of the first base checked
 	first=${CHECK_BASES:-$DEBIAN_BASES}
-	# shellcheck disable=SC2030 # BASE for this stage only
+	# shellcheck disable=SC2030,SC2031 # BASE for this stage only
 	[ -n "${KSRC:-}" ] || (export BASE=${first%% *}; stage lint "$ROOT/checks/lint.sh")
 	[ -z "${KSRC:-}" ] || stage lint "$ROOT/checks/lint.sh"
 fi
-if [ -n "$stable" ]; then
-	for b in ${CHECK_BASES:-$STABLE_BASES}; do
-		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
-		(export BASE=$b; check_tree "$b-")
-	done
-elif [ -n "${KSRC:-}" ]; then
-	check_tree ""
+# shellcheck disable=SC2086 # lists of stage names
+trees $early
+if [ -n "$upstream_all$el2$stable${KSRC:-}" ]; then
+	:
+elif [[ " ${CHECK_BASES:-$DEBIAN_BASES} " = *" 7.3 "* ]]; then
+	stage v6.16 "$ROOT/checks/v6.16.sh"
 else
-	for b in ${CHECK_BASES:-$DEBIAN_BASES}; do
-		# shellcheck disable=SC2030,SC2031 # each base in a subshell of its own
-		(export BASE=$b; check_tree "$b-")
-	done
-	if [ -n "$upstream_all$el2" ]; then
-		:
-	elif [[ " ${CHECK_BASES:-$DEBIAN_BASES} " = *" 7.3 "* ]]; then
-		stage v6.16 "$ROOT/checks/v6.16.sh"
-	else
-		skip_stage v6.16 "its stand-in is made of the 7.3 tree, and 7.3 is not among the bases checked (${CHECK_BASES:-})"
-	fi
+	skip_stage v6.16 "its stand-in is made of the 7.3 tree, and 7.3 is not among the bases checked (${CHECK_BASES:-})"
 fi
+[ -n "$upstream_all$el2$stable" ] || stage qemu-tcg "$ROOT/checks/qemu-tcg.sh"
+# shellcheck disable=SC2086
+trees $late
 
 echo "TIME total $(($(date +%s) - T0))s" >>"$log"
 summary

@@ -21,6 +21,8 @@
 # Incremental: nothing is fetched, re-applied or reconfigured when nothing
 # changed; ninja then has nothing to do.
 #
+# --source: steps 1 and 2 only (the tree with the series, not built).
+#
 # Environment: JOBS (scripts/lib.sh), QEMU_FORCE_APPLY=1 to re-apply the
 # series even if it looks unchanged.
 
@@ -228,10 +230,31 @@ CONF_ARGS=$(echo $CONF_ARGS)
 # Sourced (checks/tests/safety), only the functions above are defined.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
+source_only=
+case "${1:-}" in
+--source) source_only=1 ;;
+"") ;;
+*) echo "usage: $0 [--source]" >&2; exit 2 ;;
+esac
+
+# One at a time: make check builds QEMU in the background while stages
+# that need no QEMU run (checks/run.sh).  The source steps and the build
+# hold a lock each, so that --source (the lint stage, for QEMU's
+# checkpatch.pl) waits for the first only.
+mkdir -p "$BUILD"
+exec 8>"$BUILD/qemu-source.lock"
+flock 8
 d=$(fetch_source)
 fetch_meson
 prepare_git "$d"
 apply_series
+flock -u 8
+if [ -n "$source_only" ]; then
+	note "QEMU tree with the series: $GIT"
+	exit 0
+fi
+exec 9>"$BUILD/qemu-build.lock"
+flock 9
 configure_build
 fetch_firmware
 # and QEMU's CPU-features and ACPI tables qtests, which the series
