@@ -185,8 +185,13 @@ trap stop_qemu EXIT
 trap 'exit 130' INT TERM
 
 stage setup "$ROOT/scripts/setup.sh" || { summary; exit 1; }
-# its own session, so that stop_qemu reaches ninja and the compilers
-setsid nice -n 19 "$ROOT/qemu/build.sh" >"$BUILD/qemu-build.log" 2>&1 &
+# A session of its own, so that stop_qemu reaches ninja and the
+# compilers.  Where the kernel schedules each session as a group
+# (autogroup), nice works only inside the group: the group's own nice
+# (/proc/self/autogroup) is what lowers it against the stages.
+# shellcheck disable=SC2016 # expanded by that bash
+setsid bash -c 'echo 19 2>/dev/null >/proc/self/autogroup; exec nice -n 19 "$0"' \
+	"$ROOT/qemu/build.sh" >"$BUILD/qemu-build.log" 2>&1 &
 qemu_pid=$!
 # Once: the parser every boot's results are counted with, the commands
 # that could lose a user's work (on throwaway trees), make outgoing (test
