@@ -383,9 +383,9 @@ done
 # run-spe-el3), with their plugin runs; those of arm-softmmu; and the
 # linux-user tests of aarch64 and arm, where FEAT_SPE does not exist.  A
 # target whose tests do not run (no cross compiler found) fails, as does
-# make at the first run that fails.
+# make at the first run that fails.  JOBS runs at a time.
 rc=0
-PYTHONPATH=$MESON_PY qemu_ccache timeout 1200 make -C "$QEMU_DIR" check-tcg \
+PYTHONPATH=$MESON_PY qemu_ccache timeout 1200 make -j"$JOBS" -C "$QEMU_DIR" check-tcg \
 	>"$out/check-tcg.out" 2>&1 || rc=$?
 n=$(grep -c '^  TEST ' "$out/check-tcg.out" || true)
 missing=
