@@ -204,16 +204,15 @@ if [ -z "$upstream_all$el2$stable" ]; then
 	stage safety "$ROOT/checks/tests/safety/run.sh"
 	stage outgoing "$ROOT/checks/tests/outgoing/run.sh"
 	# its kernel checkpatch.pl is that of the first base checked
-	first=${CHECK_BASES:-$DEBIAN_BASES}
 	# shellcheck disable=SC2030,SC2031 # BASE for this stage only
-	[ -n "${KSRC:-}" ] || (export BASE=${first%% *}; stage lint "$ROOT/checks/lint.sh")
+	[ -n "${KSRC:-}" ] || (export BASE=${bases%% *}; stage lint "$ROOT/checks/lint.sh")
 	[ -z "${KSRC:-}" ] || stage lint "$ROOT/checks/lint.sh"
 fi
 # shellcheck disable=SC2086 # lists of stage names
 trees $early
 if [ -n "$upstream_all$el2$stable${KSRC:-}" ]; then
 	:
-elif [[ " ${CHECK_BASES:-$DEBIAN_BASES} " = *" 7.3 "* ]]; then
+elif [[ " $bases " = *" 7.3 "* ]]; then
 	stage v6.16 "$ROOT/checks/v6.16.sh"
 else
 	skip_stage v6.16 "its stand-in is made of the 7.3 tree, and 7.3 is not among the bases checked (${CHECK_BASES:-})"
