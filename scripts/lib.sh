@@ -23,6 +23,12 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
 # Paths under the project are hashed relative to it, so that a second
 # clone (CI's fresh one) hits what the first one compiled.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+# On a miss, ccache takes the include files from the compiler's own
+# dependency output (the kernel's -Wp,-MMD, QEMU's -MD) instead of
+# running the preprocessor first: kernel/sched/core.c compiled in 2.7 s
+# without ccache, 3.6 s through an empty cache, 3.0 s in this mode.  A
+# hit is found as before (ccache's direct mode).
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 # Parallel jobs, for every build of the project (kernel, QEMU, perf,
 # mutants): JOBS=n, default the machine's CPUs.
 export JOBS=${JOBS:-$(nproc)}
