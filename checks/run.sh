@@ -172,11 +172,10 @@ trees() {
 	done
 }
 
-# QEMU takes 12 minutes to build cold, most of it on every CPU.  It builds
-# while the stages that need none run, in the background at the lowest
-# priority: on 2 CPUs it slows them by most of what it saves (cold, make
-# check took 2927 s, against 3210 s with QEMU built alone first).  The
-# stages that need it run
+# QEMU builds while the stages that need none run, in the background at
+# the lowest priority: on 2 CPUs it slows them by most of what it saves
+# (cold, with QEMU's debug information, make check took 2927 s, against
+# 3210 s with QEMU built alone first).  The stages that need it run
 # qemu/build.sh themselves: that waits for this one (its lock) and then
 # has nothing left to do, or fails as a stage of its own would.
 qemu_pid=''
