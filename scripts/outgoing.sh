@@ -22,9 +22,9 @@
 #     the base of the kernel tree in build/outgoing/<name>/repo, a clone
 #     sharing the tree's objects (nothing is written to the tree itself),
 #     checked out sparsely: the files at the top and one level down, all
-#     of scripts/ and every file the folder's patches touch (about 1300
-#     files, not 90000: on this project's machine, writing and deleting
-#     a whole kernel checkout took minutes);
+#     of scripts/ and every file the folder's patches touch (1215 files
+#     for series/7.3, not 90000: on this project's machine, writing and
+#     deleting a whole kernel checkout took minutes);
 #   - each posting becomes a b4 prep branch there, b4/<posting>: its
 #     cover letter the folder's (the subject alone for a single patch, as
 #     b4 puts a cover letter's text under the cut of a lone patch), its
@@ -37,6 +37,10 @@
 # To send: cd build/outgoing/<name>/repo, git checkout b4/<posting>,
 # b4 send (docs/sending.md); b4 trailers -u then collects the replies'
 # trailers on that branch.
+# A run starts afresh: it deletes OUTDIR, but refuses while a b4/
+# branch there is not as a run left it (OUTDIR/branches records them):
+# trailers collected, a cover letter edited, a version sent.  Carry that
+# work back first (docs/sending.md), then delete OUTDIR yourself.
 #
 #   scripts/outgoing.sh [OUTDIR]
 set -euo pipefail
@@ -109,6 +113,15 @@ t=$(ktree)
 git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 	"$ROOT/scripts/base.sh" >&2 || die "no base tree $t for the folder to apply on"
 
+# Work done on the b4 branches since the last run is not ours to delete
+if [ -d "$out/repo/.git" ]; then
+	touch "$out/branches"
+	changed=$(git -C "$out/repo" for-each-ref --format='%(refname) %(objectname)' refs/heads/b4/ |
+		grep -vxF -f "$out/branches" | sed 's|^refs/heads/\([^ ]*\) .*|\1|' | paste -sd ' ') ||
+		true
+	[ -z "$changed" ] ||
+		die "$out/repo has work make outgoing did not write, on $changed (b4 trailers -u, b4 prep --edit-cover, b4 send?): carry it back to the tree's branch work (docs/sending.md), then delete $out yourself"
+fi
 rm -rf "$out"
 mkdir -p "$out/patches"
 repo=$out/repo
@@ -222,6 +235,8 @@ for g in "${postings[@]}"; do
 			b4 send --no-sign -o "$out/$g" </dev/null >"$out/b4-send-$g.log" 2>&1 ||
 			die "b4 send -o refused b4/$g (see $out/b4-send-$g.log)"
 	)
+	# the branch as this run left it
+	git -C "$repo" for-each-ref --format='%(refname) %(objectname)' "refs/heads/b4/$g" >>"$out/branches"
 	m=$(find "$out/$g" -name '*.eml' | wc -l)
 	[ "$m" -gt 0 ] || die "b4 send -o wrote no mail for b4/$g (see $out/b4-send-$g.log)"
 	long=$(LC_ALL=C grep -l '^.\{999\}' "$out/$g"/*.eml || true)

@@ -17,6 +17,10 @@
 #   other-author   a patch by someone else keeps its author (b4 puts it
 #                  in the body) and gets the submitter's Signed-off-by:
 #                  after the author's;
+#   keeps-work     on that folder: a second run over the first one's
+#                  output runs (control), but after a trailer is added on
+#                  its b4 branch (as b4 trailers -u does) a run refuses,
+#                  naming the branch, and the branch keeps the trailer;
 #   invalid        a line longer than SMTP allows (998 characters) is
 #                  refused.
 #
@@ -193,6 +197,30 @@ PATCH
 Signed-off-by: $name <$email>" || { echo "not the author's then the submitter's Signed-off-by:"; return 1; }
 }
 check other-author other_author
+
+# outgoing.sh on the demo folder of other_author, into $tmp/og2
+demo_og() {
+	(cd "$tmp/sandbox" && KTREE=$tmp/sandbox/tree SERIES=demo GIT_AUTHOR_NAME=$name \
+		GIT_AUTHOR_EMAIL=$email scripts/outgoing.sh "$tmp/og2") 2>&1
+}
+keeps_work() {
+	local r=$tmp/og2/repo out tip
+	[ -d "$r" ] || { echo "no demo output (other-author failed)"; return 1; }
+	demo_og >/dev/null || { echo "control: a second run over the first one's output was refused"; demo_og; return 1; }
+	# what b4 trailers -u does: the patch commit gets a reply's trailer
+	git -C "$r" checkout -q b4/series &&
+		git -C "$r" -c user.name=t -c user.email=t@tester-mail.dev commit -q --amend \
+			-m "$(git -C "$r" log -1 --format=%B)" -m "Acked-by: A Tester <tester@tester-mail.dev>" ||
+		return 1
+	tip=$(git -C "$r" rev-parse b4/series)
+	if out=$(demo_og); then
+		echo "a run deleted the b4 branch's new trailer"
+		return 1
+	fi
+	grep -q 'did not write, on b4/series ' <<<"$out" || { echo "refused, but not naming b4/series: $out"; return 1; }
+	[ "$(git -C "$r" rev-parse b4/series)" = "$tip" ] || { echo "b4/series changed"; return 1; }
+}
+check keeps-work keeps_work
 
 invalid() {
 	local s=$tmp/sandbox p=$tmp/sandbox/series/demo/0001-demo.patch out
