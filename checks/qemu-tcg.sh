@@ -5,7 +5,7 @@
 # QEMU's own boot code and minilib, and run at EL1 once per value of
 # x-spe-ignore-pmb-writes (never; enabled and profiling with a 64KiB
 # MaxBuffSize), "enabled" again under -icount, "never" again with
-# x-spe-uarch-model and with FEAT_MTE2 (-machine mte=on), three times
+# FEAT_MTE2 (-machine mte=on), three times
 # more to see that -seed decides PMSIRR_EL1.RND's jitter, and once
 # across a migration (and read by gdb); spe-el2.c once at EL2 (-M
 # virt,virtualization=on) and spe-el3.c once at EL3 (-M
@@ -73,10 +73,9 @@ results() {
 }
 
 # enabled-icount: with -icount, where only the last instruction of a TB
-# may read the virtual clock (the timestamps); never-model: with the
-# invented cache, TLB and predictor model (events, latencies, the
-# latency filter); never-mte: with FEAT_MTE2 (CH and PAT of the data PA)
-for run in never enabled profiling enabled-icount never-model never-mte; do
+# may read the virtual clock (the timestamps); never-mte: with FEAT_MTE2
+# (CH and PAT of the data PA)
+for run in never enabled profiling enabled-icount never-mte; do
 	mode=${run%-*}
 	props="spe=on,x-spe-ignore-pmb-writes=$mode"
 	[ "$mode" = never ] || props="$props,x-spe-max-buff-size=64K"
@@ -85,7 +84,6 @@ for run in never enabled profiling enabled-icount never-model never-mte; do
 	case $run in
 	*-icount) extra=(-icount shift=0) ;;
 	*-mte) extra=(-machine mte=on) ;;
-	*-model) props="$props,x-spe-uarch-model=on" args="$args,arg=model" ;;
 	esac
 	rc=0
 	rm -f "$out/$run.out"
@@ -296,7 +294,8 @@ refused() {
 	fi
 }
 refused virt x-spe-ignore-pmb-writes=enabled "x-spe-* properties need spe=on"
-refused virt x-spe-uarch-model=on "x-spe-* properties need spe=on"
+# the PE has no invented micro-architecture (the property was dropped)
+refused virt spe=on,x-spe-uarch-model=on "x-spe-uarch-model' not found"
 refused virt spe=on,x-spe-ignore-pmb-writes=den0154 "does not accept value"
 refused virt spe=on,x-spe-max-buff-size=1000000 "nearest encodable sizes are 999424 and 1003520"
 refused virt spe=on,x-spe-align=7 "at most 6"
