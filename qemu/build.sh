@@ -249,7 +249,6 @@ mkdir -p "$BUILD"
 exec 8>"$BUILD/qemu-source.lock"
 flock 8
 d=$(fetch_source)
-fetch_meson
 prepare_git "$d"
 apply_series
 flock -u 8
@@ -259,6 +258,7 @@ if [ -n "$source_only" ]; then
 fi
 exec 9>"$BUILD/qemu-build.lock"
 flock 9
+fetch_meson
 configure_build
 fetch_firmware
 # and QEMU's CPU-features and ACPI tables qtests, which the series
