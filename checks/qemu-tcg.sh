@@ -8,8 +8,8 @@
 # FEAT_MTE2 (-machine mte=on), three times more to see that -seed
 # decides PMSIRR_EL1.RND's jitter, and once across a migration (and
 # read by gdb); spe-el2.c once at EL2 (-M virt,virtualization=on) and
-# spe-el3.c once at EL3 (-M virt,secure=on,virtualization=on).  Each "ok:" or "FAIL:" line of the
-# tests is one RESULT.
+# spe-el3.c once at EL3 (-M virt,secure=on,virtualization=on).  Each
+# "ok:" or "FAIL:" line of the tests is one RESULT.
 # Then the CPU properties (what realize refuses), QEMU's CPU-features
 # qtest, QEMU's ACPI tables qtest with SPE (UEFI firmware, no kernel),
 # the virt board's DT node and its ACPI MADT (the SPE overflow interrupt
