@@ -116,9 +116,10 @@ git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null 2>&1
 # Work done on the b4 branches since the last run is not ours to delete
 if [ -d "$out/repo/.git" ]; then
 	touch "$out/branches"
-	changed=$(git -C "$out/repo" for-each-ref --format='%(refname) %(objectname)' refs/heads/b4/ |
-		grep -vxF -f "$out/branches" | sed 's|^refs/heads/\([^ ]*\) .*|\1|' | paste -sd ' ') ||
-		true
+	now=$(git -C "$out/repo" for-each-ref --format='%(refname) %(objectname)' refs/heads/b4/) ||
+		die "$out/repo: git cannot list its b4 branches; delete $out yourself"
+	changed=$(grep -vxF -f "$out/branches" <<<"$now" | sed 's|^refs/heads/\([^ ]*\) .*|\1|' |
+		paste -sd ' ' || true)
 	[ -z "$changed" ] ||
 		die "$out/repo has work make outgoing did not write, on $changed (b4 trailers -u, b4 prep --edit-cover, b4 send?): carry it back to the tree's branch work (docs/sending.md), then delete $out yourself"
 fi

@@ -21,6 +21,8 @@
 #                  output runs (control), but after a trailer is added on
 #                  its b4 branch (as b4 trailers -u does) a run refuses,
 #                  naming the branch, and the branch keeps the trailer;
+#                  an output whose repository git cannot read is
+#                  refused too, not deleted;
 #   invalid        a line longer than SMTP allows (998 characters) is
 #                  refused.
 #
@@ -221,6 +223,19 @@ keeps_work() {
 	[ "$(git -C "$r" rev-parse b4/series)" = "$tip" ] || { echo "b4/series changed"; return 1; }
 }
 check keeps-work keeps_work
+
+unreadable() {
+	local out
+	[ -d "$tmp/og2/repo/.git" ] || { echo "no demo output (other-author failed)"; return 1; }
+	rm -rf "$tmp/og2/repo/.git/objects" "$tmp/og2/repo/.git/refs"
+	if out=$(demo_og); then
+		echo "an unreadable output was deleted: $out"
+		return 1
+	fi
+	grep -q 'cannot list its b4 branches' <<<"$out" || { echo "refused, but not for that: $out"; return 1; }
+	[ -d "$tmp/og2/repo/.git" ] || { echo "the output was deleted anyway"; return 1; }
+}
+check keeps-work-unreadable unreadable
 
 invalid() {
 	local s=$tmp/sandbox p=$tmp/sandbox/series/demo/0001-demo.patch out
