@@ -39,8 +39,9 @@
 # trailers on that branch.
 # A run starts afresh: it deletes OUTDIR, but refuses while a b4/
 # branch there is not as a run left it (OUTDIR/branches records them):
-# trailers collected, a cover letter edited, a version sent.  Carry that
-# work back first (docs/sending.md), then delete OUTDIR yourself.
+# trailers collected, a cover letter edited, a version sent; or while
+# its working tree has edits, committed nowhere.  Carry that work back
+# first (docs/sending.md), then delete OUTDIR yourself.
 #
 #   scripts/outgoing.sh [OUTDIR]
 set -euo pipefail
@@ -113,11 +114,21 @@ t=$(ktree)
 git -C "$t" rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}" >/dev/null 2>&1 ||
 	"$ROOT/scripts/base.sh" >&2 || die "no base tree $t for the folder to apply on"
 
-# Work done on the b4 branches since the last run is not ours to delete
+# b4_branches REPO [POSTING]: "ref sha" of its b4 branches (or of one)
+b4_branches() {
+	git -C "$1" for-each-ref --format='%(refname) %(objectname)' "refs/heads/b4/${2:-}"
+}
+
+# Work done in the last run's repository since is not ours to delete:
+# commits on its b4 branches, edits in its working tree
 if [ -d "$out/repo/.git" ]; then
 	touch "$out/branches"
-	now=$(git -C "$out/repo" for-each-ref --format='%(refname) %(objectname)' refs/heads/b4/) ||
+	now=$(b4_branches "$out/repo") ||
 		die "$out/repo: git cannot list its b4 branches; delete $out yourself"
+	edits=$(git -C "$out/repo" status --porcelain) ||
+		die "$out/repo: git cannot read its working tree; delete $out yourself"
+	[ -z "$edits" ] ||
+		die "$out/repo has uncommitted edits ($(head -n 1 <<<"$edits" | cut -c4-)...): commit or carry them back, then delete $out yourself"
 	changed=$(grep -vxF -f "$out/branches" <<<"$now" | sed 's|^refs/heads/\([^ ]*\) .*|\1|' |
 		paste -sd ' ' || true)
 	[ -z "$changed" ] ||
@@ -237,7 +248,7 @@ for g in "${postings[@]}"; do
 			die "b4 send -o refused b4/$g (see $out/b4-send-$g.log)"
 	)
 	# the branch as this run left it
-	git -C "$repo" for-each-ref --format='%(refname) %(objectname)' "refs/heads/b4/$g" >>"$out/branches"
+	b4_branches "$repo" "$g" >>"$out/branches"
 	m=$(find "$out/$g" -name '*.eml' | wc -l)
 	[ "$m" -gt 0 ] || die "b4 send -o wrote no mail for b4/$g (see $out/b4-send-$g.log)"
 	long=$(LC_ALL=C grep -l '^.\{999\}' "$out/$g"/*.eml || true)

@@ -17,6 +17,9 @@
 #   other-author   a patch by someone else keeps its author (b4 puts it
 #                  in the body) and gets the submitter's Signed-off-by:
 #                  after the author's;
+#   keeps-edits    on that folder: a run over an output whose working
+#                  tree has an uncommitted edit refuses, naming the file,
+#                  and the edit stays;
 #   keeps-work     on that folder: a second run over the first one's
 #                  output runs (control), but after a trailer is added on
 #                  its b4 branch (as b4 trailers -u does) a run refuses,
@@ -205,6 +208,22 @@ demo_og() {
 	(cd "$tmp/sandbox" && KTREE=$tmp/sandbox/tree SERIES=demo GIT_AUTHOR_NAME=$name \
 		GIT_AUTHOR_EMAIL=$email scripts/outgoing.sh "$tmp/og2") 2>&1
 }
+keeps_edits() {
+	local r=$tmp/og2/repo out f
+	[ -d "$r" ] || { echo "no demo output (other-author failed)"; return 1; }
+	f=$(git -C "$r" ls-files | head -n 1)
+	[ -n "$f" ] || { echo "no file checked out in $r"; return 1; }
+	echo 'an edit made by hand' >>"$r/$f"
+	if out=$(demo_og); then
+		echo "a run deleted an uncommitted edit of $f"
+		return 1
+	fi
+	grep -q "uncommitted edits ( *$f" <<<"$out" || { echo "refused, but not naming $f: $out"; return 1; }
+	[ "$(tail -n 1 "$r/$f")" = 'an edit made by hand' ] || { echo "the edit of $f is gone"; return 1; }
+	git -C "$r" checkout -q -- "$f"
+}
+check keeps-edits keeps_edits
+
 keeps_work() {
 	local r=$tmp/og2/repo out tip
 	[ -d "$r" ] || { echo "no demo output (other-author failed)"; return 1; }
