@@ -25,26 +25,35 @@ work='seq 1 300000 | sort -rn | md5sum >/dev/null'
 # shellcheck disable=SC2016 # expanded in the guest
 timed='ws=$(date +%s%N); '"$work"'; we=$(date +%s%N); echo bench-work-ms $(((we - ws) / 1000000))'
 runs=5
-# guest_ms EL MODE CMD: "T W", the guest time in ms of CMD (which runs
-# $timed) and of the workload in it, with the kernel at EL
+# guest_ms EL MODE CMD [AFTER]: "T W [R]", the guest time in ms of CMD
+# (which runs $timed) and of the workload in it, with the kernel at EL
 # (scripts/guest.sh --el): the least of $runs runs in one boot, as the
-# noise of a shared machine only ever adds time
+# noise of a shared machine only ever adds time.  AFTER runs after each
+# run, untimed; R is the median of the numbers it prints.
 guest_ms() {
-	local out t w
+	local out t w r
 	out=$("$ROOT/scripts/guest.sh" --el "$1" --mode "$2" -- \
-		"for i in \$(seq $runs); do s=\$(date +%s%N); $3; e=\$(date +%s%N); echo bench-ms \$(((e - s) / 1000000)); done") ||
+		"for i in \$(seq $runs); do s=\$(date +%s%N); $3; e=\$(date +%s%N); echo bench-ms \$(((e - s) / 1000000)); ${4:+echo bench-after \$($4);} done") ||
 		die "guest run (EL $1, $2) failed: $out"
 	t=$(echo "$out" | sed -n 's/^bench-ms //p' | sort -n | head -n1)
 	w=$(echo "$out" | sed -n 's/^bench-work-ms //p' | sort -n | head -n1)
-	if [ -z "$t" ] || [ -z "$w" ]; then
-		die "a run at EL $1 ($2) printed no time: $out"
+	r=$(echo "$out" | sed -n 's/^bench-after //p' | sort -n | sed -n "$(((runs + 1) / 2))p")
+	if [ -z "$t" ] || [ -z "$w" ] || { [ -n "${4:-}" ] && [ -z "$r" ]; }; then
+		die "a run at EL $1 ($2) printed no time${4:+ or no count}: $out"
 	fi
-	echo "$t $w"
+	echo "$t $w${4:+ $r}"
 }
 
-# tot "T W": T; wk "T W": W
-tot() { echo "${1% *}"; }
-wk() { echo "${1#* }"; }
+# The records of an arm_spe// session like the timed one, untimed: the
+# samples that passed the filters, SAMPLE_FILTRATE (PMU event 0x4002,
+# counted by our QEMU), for the workload's tasks.  Decoding the AUX data
+# (perf report -D) takes minutes at the default interval.
+records="perf stat -x, -o /tmp/stat.csv -e r4002 -- perf record -q -e arm_spe// -o /tmp/p.data -- sh -c '$work' >/dev/null 2>&1; sed -n 's/,.*r4002.*//p' /tmp/stat.csv"
+
+# tot "T W [R]": T; wk: W; nrec: R
+tot() { echo "$1" | cut -d' ' -f1; }
+wk() { echo "$1" | cut -d' ' -f2; }
+nrec() { echo "$1" | cut -d' ' -f3; }
 
 # One row per place the kernel runs: EL1 (a guest), EL2 with VHE and
 # without (a host).  The EL1 row also has perf's own cost and the counting
@@ -52,7 +61,9 @@ wk() { echo "${1#* }"; }
 for el in 1 vhe nvhe; do
 	offtw=$(guest_ms "$el" off "$timed")
 	idletw=$(guest_ms "$el" bare "$timed")
-	rectw=$(guest_ms "$el" bare "perf record -q -e arm_spe// -o /tmp/p.data -- sh -c '$timed'")
+	after=''
+	[ "$el" != 1 ] || after=$records
+	rectw=$(guest_ms "$el" bare "perf record -q -e arm_spe// -o /tmp/p.data -- sh -c '$timed'" "$after")
 	off=$(tot "$offtw") idle=$(tot "$idletw") rec=$(tot "$rectw")
 	if [ "$el" = 1 ]; then
 		swtw=$(guest_ms 1 bare "perf record -q -e task-clock -o /tmp/p.data -- sh -c '$timed'")
@@ -67,6 +78,10 @@ for el in 1 vhe nvhe; do
 		echo "qemu-spe bench: EL1 workload alone, timed inside perf, ms: spe off $offw, spe on idle $idlew, perf task-clock $sww, perf arm_spe// -c 1048576 $cntw, perf arm_spe// $recw"
 		awk -v s="$sww" -v c="$cntw" -v r="$recw" 'BEGIN {
 			printf "qemu-spe bench: EL1 workload alone over perf task-clock: arm_spe// -c 1048576 %.2f (counting), arm_spe// %.2f (counting and sampling)\n", c / s, r / s }'
+		n=$(nrec "$rectw")
+		[ "$n" -gt 0 ] || die "perf stat counted no SAMPLE_FILTRATE (r4002) under perf record -e arm_spe//"
+		awk -v c="$cntw" -v r="$recw" -v n="$n" 'BEGIN {
+			printf "qemu-spe bench: EL1 perf arm_spe// at the default interval: %d records a run (median), %.2f us of guest time per record over -c 1048576\n", n, (r - c) * 1000 / n }'
 	else
 		echo "qemu-spe bench ($NAME): EL2 $el host ms: spe off $off, spe on idle $idle, perf record arm_spe// $rec"
 		awk -v el="$el" -v o="$off" -v i="$idle" -v r="$rec" 'BEGIN {
